@@ -1,0 +1,58 @@
+"""What every problem family shares, and nothing more."""
+
+from .deadline import Deadline
+from .errors import InputError, MethodRefused
+from .io import (
+    instance_from_dict,
+    load_instance,
+    load_schedule,
+    read_json,
+    save_instance,
+    schedule_from_dict,
+    write_json,
+)
+from .registry import (
+    Family,
+    Method,
+    families,
+    family_of,
+    get_family,
+    get_method,
+    method,
+    methods,
+    objective,
+    register_family,
+    solve,
+    validate,
+)
+from .result import Result
+from .rng import make_rng
+from .status import Status
+
+__all__ = [
+    "Deadline",
+    "Family",
+    "InputError",
+    "Method",
+    "MethodRefused",
+    "Result",
+    "Status",
+    "families",
+    "family_of",
+    "get_family",
+    "get_method",
+    "instance_from_dict",
+    "load_instance",
+    "load_schedule",
+    "make_rng",
+    "method",
+    "methods",
+    "objective",
+    "read_json",
+    "register_family",
+    "save_instance",
+    "schedule_from_dict",
+    "solve",
+    "validate",
+    "write_json",
+]

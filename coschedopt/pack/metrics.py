@@ -1,0 +1,71 @@
+"""The paper's quality measures of a co-schedule (section 6, "Methodology").
+
+All are pure functions of (instance, schedule); the reference is the *1-pack
+schedule*, every task alone on all p processors, one after the other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .instance import PackInstance
+from .schedule import PackSchedule, pack_cost, pack_costs
+
+
+def one_pack_cost(instance: PackInstance) -> float:
+    """Cost of running each task alone on all p processors: sum_i t(i, p)."""
+    return float(instance.times[:, -1].sum())
+
+
+def relative_cost(instance: PackInstance, schedule: PackSchedule) -> float:
+    """Cost of the co-schedule divided by the cost of the 1-pack schedule (lower is better)."""
+    return pack_cost(instance, schedule) / one_pack_cost(instance)
+
+
+def total_work(instance: PackInstance, schedule: PackSchedule) -> float:
+    """sum_i sigma(i) t(i, sigma(i)): processor-time actually used by the tasks."""
+    idx, t = instance.index, instance.times
+    return float(sum(q * t[idx[name], q - 1] for pack in schedule.packs for name, q in pack))
+
+
+def packing_ratio(instance: PackInstance, schedule: PackSchedule) -> float:
+    """Total work divided by p x cost: 1 means no idle processor time (higher is better)."""
+    return total_work(instance, schedule) / (instance.processors * pack_cost(instance, schedule))
+
+
+def mean_response_time_one_pack(instance: PackInstance) -> float:
+    """R: mean response time of the 1-pack schedule in shortest-task-first order.
+
+    r_i = sum_{j <= i} t(pi(j), p) with tasks sorted by non-decreasing t(i, p).
+    """
+    tp = np.sort(instance.times[:, -1])
+    return float(np.cumsum(tp).mean())
+
+
+def mean_response_time(instance: PackInstance, schedule: PackSchedule) -> float:
+    """R-hat: packs run in increasing order of cost; task i of pack v finishes at
+    sum_{l < v} cost(l) + t(i, sigma(i)); R-hat is the mean over tasks."""
+    costs = pack_costs(instance, schedule)
+    order = np.argsort(costs, kind="stable")
+    idx, t = instance.index, instance.times
+    start, total = 0.0, 0.0
+    for b in order:
+        for name, q in schedule.packs[b]:
+            total += start + t[idx[name], q - 1]
+        start += costs[b]
+    return total / instance.n
+
+
+def relative_response_time(instance: PackInstance, schedule: PackSchedule) -> float:
+    """R-hat / R: below 1 means tasks finish sooner on average than one by one, shortest first."""
+    return mean_response_time(instance, schedule) / mean_response_time_one_pack(instance)
+
+
+def pack_metrics(instance: PackInstance, schedule: PackSchedule) -> dict[str, float]:
+    """The three measures of the paper's Figures 2-5, plus the number of packs."""
+    return {
+        "relative_cost": relative_cost(instance, schedule),
+        "packing_ratio": packing_ratio(instance, schedule),
+        "relative_response_time": relative_response_time(instance, schedule),
+        "packs": float(len(schedule)),
+    }
