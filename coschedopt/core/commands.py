@@ -15,12 +15,18 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Generator:
-    """``coschedopt generate NAME``: ``add_arguments(parser)`` then ``build(args) -> instance``."""
+    """``coschedopt generate NAME``: ``add_arguments(parser)`` declares the options,
+    ``make(**options, seed=...)`` builds the instance.
+
+    The keyword arguments of ``make`` are the argparse ``dest`` names that
+    ``add_arguments`` declares, plus ``seed``; the benchmark harness calls
+    ``make`` with the same names from a suite file.
+    """
 
     name: str
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
-    build: Callable[[argparse.Namespace], Any]
+    make: Callable[..., Any]
 
 
 @dataclass(frozen=True)
