@@ -42,20 +42,29 @@ def write_json(path: str | os.PathLike, data: Any) -> None:
         raise
 
 
-def instance_from_dict(data: Any) -> Any:
-    """Build an instance of any family from its dict (dispatch on ``kind``)."""
+def instance_from_dict(data: Any, *, repair: bool = False) -> Any:
+    """Build an instance of any family from its dict (dispatch on ``kind``).
+
+    ``repair=True`` asks the family to repair data that breaks its model's
+    assumptions (pack: Eq. (1)-(2) of the profiles) instead of refusing it.
+    """
     if not isinstance(data, dict):
         raise InputError(f"an instance must be a JSON object, got {type(data).__name__}")
     if "kind" not in data:
-        raise InputError("missing field 'kind'")
-    return get_family(data["kind"]).instance_from_dict(data)
+        raise InputError("missing field 'kind'", where="kind")
+    family = get_family(data["kind"])
+    if repair:
+        if not family.supports_repair:
+            raise InputError(f"kind {family.kind!r} has no repair", where="--repair")
+        return family.instance_from_dict(data, repair_profiles=True)
+    return family.instance_from_dict(data)
 
 
-def load_instance(path: str | os.PathLike) -> Any:
+def load_instance(path: str | os.PathLike, *, repair: bool = False) -> Any:
     """Read an instance file of any family; errors name the file and the field."""
     data = read_json(path)
     try:
-        return instance_from_dict(data)
+        return instance_from_dict(data, repair=repair)
     except InputError as exc:
         raise exc.located(str(path)) from None
 

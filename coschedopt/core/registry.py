@@ -36,6 +36,8 @@ class Family:
     metrics: Callable[[Any, Any], dict[str, float]] | None = None
     #: size parameters of an instance for result tables, e.g. {"n": 65, "p": 16, "k": 4}
     describe: Callable[[Any], dict[str, Any]] | None = None
+    #: ``instance_from_dict(data, repair_profiles=True)`` is accepted (the ``--repair`` flag)
+    supports_repair: bool = False
 
 
 @dataclass(frozen=True)
