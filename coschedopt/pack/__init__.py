@@ -22,6 +22,7 @@ FAMILY = register_family(
         objective_name="cost",
         metrics=pack_metrics,
         describe=lambda inst: {"n": inst.n, "p": inst.processors, "k": inst.max_pack_size},
+        supports_repair=True,
     )
 )
 
