@@ -85,7 +85,7 @@ class PackInstance:
         if bad.any():
             i, j = map(int, np.argwhere(bad)[0])
             raise InputError(
-                f"task {names[i]!r}: execution time on {j + 1} processors must be positive and finite, got {t[i, j]!r}",
+                f"task {names[i]!r}: execution time on {j + 1} processors must be positive and finite, got {float(t[i, j])!r}",
                 where=f"tasks[{i}].times[{j}]",
             )
         _check_profile(t, names)
@@ -136,7 +136,9 @@ class PackInstance:
         if data.get("kind", "pack") != "pack":
             raise InputError(f"expected kind 'pack', got {data.get('kind')!r}", where="kind")
         p = _require(data, "processors", int)
-        k = _require(data, "max_pack_size", int)
+        if "max_pack_size" not in data:
+            raise InputError("missing field 'max_pack_size'", where="max_pack_size")
+        k = data["max_pack_size"]  # range and type checked by the constructor
         tasks = _require(data, "tasks", list)
         if isinstance(p, bool) or p < 1:
             raise InputError(f"processors must be a positive integer, got {p!r}", where="processors")
@@ -186,8 +188,8 @@ def _check_profile(t: np.ndarray, names: Sequence[str]) -> None:
     if eq1.any():
         i, j = map(int, np.argwhere(eq1)[0])
         raise InputError(
-            f"task {names[i]!r} breaks Eq. (1) (non-increasing time): t(j={j + 2}) = {t[i, j + 1]!r} > "
-            f"t(j={j + 1}) = {t[i, j]!r}; fix the profile or repair it (repair(), --repair)",
+            f"task {names[i]!r} breaks Eq. (1) (non-increasing time): t(j={j + 2}) = {float(t[i, j + 1])!r} > "
+            f"t(j={j + 1}) = {float(t[i, j])!r}; fix the profile or repair it (repair(), --repair)",
             where=f"tasks[{i}].times[{j + 1}]",
         )
     j_col = np.arange(1, t.shape[1], dtype=float)
@@ -196,8 +198,8 @@ def _check_profile(t: np.ndarray, names: Sequence[str]) -> None:
     if eq2.any():
         i, j = map(int, np.argwhere(eq2)[0])
         raise InputError(
-            f"task {names[i]!r} breaks Eq. (2) (non-decreasing work): work(j={j + 2}) = {j + 2} x {t[i, j + 1]!r} = "
-            f"{work_nxt[i, j]!r} < work(j={j + 1}) = {j + 1} x {t[i, j]!r} = {work_cur[i, j]!r}; "
+            f"task {names[i]!r} breaks Eq. (2) (non-decreasing work): work(j={j + 2}) = {j + 2} x {float(t[i, j + 1])!r} = "
+            f"{float(work_nxt[i, j])!r} < work(j={j + 1}) = {j + 1} x {float(t[i, j])!r} = {float(work_cur[i, j])!r}; "
             "fix the profile or repair it (repair(), --repair)",
             where=f"tasks[{i}].times[{j + 1}]",
         )
