@@ -143,23 +143,23 @@ def _solve(args: argparse.Namespace) -> int:
         _emit_json(data, "-")
     else:
         fam = get_family(inst.kind)
-        lines = [
-            f"instance   {inst.name} ({_describe(inst)})",
-            f"method     {res.method}",
-            f"status     {res.status}",
-            f"{fam.objective_name:<10} {_fmt(res.objective)}",
-            f"bound      {_fmt(res.lower_bound)}",
-            f"gap        {'-' if res.gap is None else f'{100 * res.gap:.4f} %'}",
-            f"runtime    {res.runtime:.3f} s",
+        rows = [
+            ("instance", f"{inst.name} ({_describe(inst)})"),
+            ("method", res.method),
+            ("status", str(res.status)),
+            (fam.objective_name, _fmt(res.objective)),
+            ("lower bound", _fmt(res.lower_bound)),
+            ("gap", "-" if res.gap is None else f"{100 * res.gap:.4f} %"),
+            ("runtime", f"{res.runtime:.3f} s"),
         ]
         if res.message:
-            lines.append(f"message    {res.message}")
+            rows.append(("message", res.message))
         if res.schedule is not None and fam.metrics is not None:
-            for key, val in fam.metrics(inst, res.schedule).items():
-                lines.append(f"{key:<10} {val:.4f}" if len(key) <= 10 else f"{key} {val:.4f}")
+            rows += [(key, f"{val:.4g}") for key, val in fam.metrics(inst, res.schedule).items()]
         if args.output:
-            lines.append(f"written    {args.output}")
-        print("\n".join(lines))
+            rows.append(("written", args.output))
+        width = max(len(key) for key, _ in rows)
+        print("\n".join(f"{key:<{width}}  {val}" for key, val in rows))
     return 0 if res.status is not Status.ERROR else 1
 
 
