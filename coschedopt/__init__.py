@@ -6,6 +6,7 @@
 >>> cs.validate(inst, res.schedule)
 """
 
+from . import combos  # noqa: F401, I001  (ruff would merge the two family imports into one)
 from . import pack  # noqa: F401  (each family registers itself on import)
 from .core import (
     InputError,

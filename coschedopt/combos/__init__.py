@@ -1,0 +1,57 @@
+"""Co-scheduling over task combinations (Kuchumov & Korkhov, *Analytical and numerical
+evaluation of co-scheduling strategies and their application*).
+
+Data flows one way: :class:`CombosInstance` -> method (``lp`` | ``fcs`` | ``search-pi`` |
+``search-ei`` | ``search-ucb``) -> :class:`CombosSchedule` -> :func:`validate_schedule`
+-> :mod:`metrics`.  Importing this package registers the family, its methods, the
+``generate combos`` generator and the ``measure`` command.  It shares nothing with the
+other families except :mod:`coschedopt.core`.
+"""
+
+from ..core import Family, register_family
+from .instance import (
+    MAX_TASKS_ALL_COMBINATIONS,
+    CombosInstance,
+    all_combination_masks,
+    check_all_combinations,
+    combination_masks_up_to,
+    repair_monotone,
+)
+from .metrics import combos_metrics, competitive_ratio, fcs_ratio_bound, trivial_lower_bound
+from .schedule import CombosSchedule, makespan, validate_schedule, work_done
+
+FAMILY = register_family(
+    Family(
+        kind="combos",
+        description="co-scheduling over task combinations with known speeds: minimise the makespan (LP over 2^n - 1 "
+        "combinations, FCS, online search)",
+        instance_from_dict=CombosInstance.from_dict,
+        schedule_from_dict=CombosSchedule.from_dict,
+        validate=validate_schedule,
+        objective=makespan,
+        objective_name="makespan",
+        metrics=combos_metrics,
+        describe=lambda inst: {"n": inst.n, "combinations": inst.m},
+        supports_repair=True,
+    )
+)
+
+from . import fcs, generate, lp, measure, search  # noqa: E402,F401  (register methods, generator, command)
+
+__all__ = [
+    "FAMILY",
+    "MAX_TASKS_ALL_COMBINATIONS",
+    "CombosInstance",
+    "CombosSchedule",
+    "all_combination_masks",
+    "check_all_combinations",
+    "combination_masks_up_to",
+    "combos_metrics",
+    "competitive_ratio",
+    "fcs_ratio_bound",
+    "makespan",
+    "repair_monotone",
+    "trivial_lower_bound",
+    "validate_schedule",
+    "work_done",
+]

@@ -1,0 +1,47 @@
+"""Measures of a combos schedule, as pure functions of (instance, schedule).
+
+The paper compares strategies by their *competitive ratio*, makespan / OPT (section
+3.3), which needs the LP optimum: :func:`competitive_ratio` takes it as an argument.
+Everything else here is computed from the data alone.
+"""
+
+from __future__ import annotations
+
+from .instance import CombosInstance
+from .schedule import CombosSchedule, makespan
+
+
+def trivial_lower_bound(instance: CombosInstance) -> float:
+    """max(max_i b_i, D / a*): no task runs faster than alone (speed <= 1) and no
+    combination faster than a* (D = sum_i b_i, normalised).  O(n + m)."""
+    return float(max(instance.b.max(), instance.b.sum() / instance.max_speed))
+
+
+def fcs_ratio_bound(instance: CombosInstance) -> float:
+    """Theorem 1: FCS makespan <= (2 - 1/a*) x OPT, with a* the fastest combination speed."""
+    return 2.0 - 1.0 / instance.max_speed
+
+
+def competitive_ratio(instance: CombosInstance, schedule: CombosSchedule, optimum: float) -> float:
+    """Makespan of ``schedule`` divided by the optimal makespan (section 3.3)."""
+    return makespan(instance, schedule) / optimum
+
+
+def mean_speed(instance: CombosInstance, schedule: CombosSchedule) -> float:
+    """Average node speed D / C_max (work units per time unit, normalised; a_u / a_v of Lemma 1)."""
+    return float(instance.b.sum()) / makespan(instance, schedule)
+
+
+def combos_metrics(instance: CombosInstance, schedule: CombosSchedule) -> dict[str, float]:
+    """The family's metrics for result tables."""
+    c = makespan(instance, schedule)
+    lb = trivial_lower_bound(instance)
+    return {
+        "makespan": c,
+        "mean_speed": mean_speed(instance, schedule),
+        "max_speed": instance.max_speed,
+        "ratio_to_trivial_bound": c / lb,
+        "fcs_ratio_bound": fcs_ratio_bound(instance),
+        "segments": float(len(schedule)),
+        "combinations_used": float(len({frozenset(t) for t, _ in schedule.segments})),
+    }

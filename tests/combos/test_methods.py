@@ -1,0 +1,188 @@
+"""Methods of the combos family: LP cross-checks, FCS's Theorem 1, the search strategies."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import coschedopt as cs
+from coschedopt.combos import CombosSchedule, makespan, trivial_lower_bound, validate_schedule
+from coschedopt.combos.generate import random_combos_instance
+from coschedopt.combos.lp import dual_bound, solve_lp_highspy, solve_lp_pyomo
+from coschedopt.core import InputError, Status
+
+from .strategies import arbitrary_monotone_instance, combos_instances
+
+HEURISTICS = ["fcs", "search-pi", "search-ei", "search-ucb"]
+
+
+def lp_by_vertex_enumeration(inst) -> float:
+    """Independent exact path: the LP optimum is attained at a basic solution (n columns)."""
+    a, b = inst.a, inst.b
+    best = np.inf
+    for cols in itertools.combinations(range(inst.m), inst.n):
+        sub = a[:, cols]
+        if abs(np.linalg.det(sub)) < 1e-12:
+            continue
+        x = np.linalg.solve(sub, b)
+        if np.all(x >= -1e-9):
+            best = min(best, float(x.sum()))
+    return best
+
+
+@settings(max_examples=200, deadline=None)
+@given(combos_instances(max_n=5))
+def test_lp_pyomo_equals_lp_highspy(inst):
+    p = cs.solve(inst, "lp", backend="pyomo")
+    h = cs.solve(inst, "lp", backend="highspy")
+    assert p.status is Status.OPTIMAL and h.status is Status.OPTIMAL
+    assert p.objective == pytest.approx(h.objective, rel=1e-7)
+    # the certified dual bound closes the gap on both paths
+    assert p.lower_bound == pytest.approx(p.objective, rel=1e-7)
+    assert h.lower_bound == pytest.approx(h.objective, rel=1e-7)
+    assert h.lower_bound <= h.objective * (1 + 1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(combos_instances(max_n=3))
+def test_lp_equals_vertex_enumeration(inst):
+    assert cs.solve(inst, "lp").objective == pytest.approx(lp_by_vertex_enumeration(inst), rel=1e-7)
+
+
+def test_lp_on_a_hand_checked_instance():
+    # two tasks, b = (100, 100), pair speeds (0.75, 0.75): pair for 133.3 time units beats 200 alone
+    masks = np.array([1, 2, 3])
+    sp = np.array([[1.0, 0.0, 0.75], [0.0, 1.0, 0.75]])
+    inst = cs.combos.CombosInstance(np.array([100.0, 100.0]), masks, sp)
+    res = cs.solve(inst, "lp")
+    assert res.objective == pytest.approx(400 / 3)
+    assert res.schedule.segments == ((("T1", "T2"), pytest.approx(400 / 3)),)
+    # pair speeds (0.4, 0.4): running together is slower, the optimum runs them alone
+    inst2 = cs.combos.CombosInstance(np.array([100.0, 100.0]), masks, np.array([[1.0, 0, 0.4], [0, 1.0, 0.4]]))
+    assert cs.solve(inst2, "lp").objective == pytest.approx(200.0)
+    assert cs.solve(inst2, "fcs").objective == pytest.approx(200.0)
+
+
+def test_dual_bound_is_a_valid_bound_for_any_vector():
+    inst = random_combos_instance(5, seed=4)
+    opt = cs.solve(inst, "lp").objective
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        assert dual_bound(inst, rng.normal(size=inst.n)) <= opt * (1 + 1e-12)
+    out = solve_lp_highspy(inst)
+    assert dual_bound(inst, out["y"]) == pytest.approx(opt, rel=1e-9)
+    assert solve_lp_pyomo(inst)["objective"] == pytest.approx(opt, rel=1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(combos_instances(max_n=6))
+def test_fcs_within_theorem_1_bound(inst):
+    opt = cs.solve(inst, "lp", backend="highspy").objective
+    res = cs.solve(inst, "fcs")
+    bound = 2 - 1 / inst.max_speed
+    assert opt * (1 - 1e-9) <= res.objective <= bound * opt * (1 + 1e-9)
+    assert res.lower_bound <= opt * (1 + 1e-9)
+    # FCS finishes at least one task per segment
+    assert len(res.schedule) <= inst.n
+
+
+def test_fcs_runs_the_fastest_combination_first_and_breaks_ties_deterministically():
+    inst = arbitrary_monotone_instance(4, 3, levels=True)
+    res = cs.solve(inst, "fcs")
+    first = inst.mask_of(res.schedule.segments[0][0])
+    assert inst.combination_speed[inst.column(first)] == pytest.approx(inst.max_speed)
+    assert cs.solve(inst, "fcs").schedule == res.schedule
+
+
+@settings(max_examples=30, deadline=None)
+@given(combos_instances(max_n=5), st.sampled_from(["search-pi", "search-ei", "search-ucb"]),
+       st.sampled_from([0.6, 0.9, 0.99]), st.sampled_from([1.0, 10.0]))
+def test_search_strategies_finish_all_work_and_cost_at_least_the_optimum(inst, name, k, measure_time):
+    opt = cs.solve(inst, "lp", backend="highspy").objective
+    res = cs.solve(inst, name, seed=1, k=k, measure_time=measure_time)
+    assert res.status is Status.FEASIBLE
+    validate_schedule(inst, res.schedule)  # every task receives exactly its work
+    assert res.objective >= opt * (1 - 1e-9)
+    assert res.lower_bound <= opt * (1 + 1e-9)
+    assert res.stats["measurements"] <= inst.m - inst.n
+
+
+@pytest.mark.parametrize("name", ["search-pi", "search-ei", "search-ucb"])
+def test_search_is_seeded_reproducible(name):
+    inst = random_combos_instance(7, 0.45, 0.55, seed=5)
+    a = cs.solve(inst, name, seed=3)
+    b = cs.solve(inst, name, seed=3)
+    assert a.schedule == b.schedule and a.objective == b.objective
+    others = {cs.solve(inst, name, seed=s).schedule for s in range(4, 12)}
+    assert len(others) > 1  # ties at the start are broken by the seed
+
+
+def test_search_measures_each_combination_at_most_once_for_the_measure_time():
+    inst = random_combos_instance(6, 0.45, 0.55, seed=2)
+    res = cs.solve(inst, "search-ucb", seed=0, measure_time=5.0, k=0.6)
+    assert res.stats["measuring_time"] <= 5.0 * res.stats["measurements"] + 1e-9
+    assert res.stats["measuring_time"] + res.stats["exploiting_time"] == pytest.approx(res.objective)
+
+
+def test_search_options_are_checked():
+    inst = random_combos_instance(3, seed=0)
+    with pytest.raises(InputError, match="0.5 < k < 1"):
+        cs.solve(inst, "search-pi", k=0.4)
+    with pytest.raises(InputError, match="measure_time"):
+        cs.solve(inst, "search-ei", measure_time=0)
+    with pytest.raises(InputError, match="backend"):
+        cs.solve(inst, "lp", backend="cplex")
+
+
+@pytest.mark.parametrize("max_size", [1, 2, 3])
+def test_sparse_combination_sets_work_with_every_method(max_size):
+    inst = random_combos_instance(6, 0.65, 0.75, seed=9, max_size=max_size)
+    opt = cs.solve(inst, "lp").objective
+    if max_size == 1:
+        assert opt == pytest.approx(inst.b.sum())  # only singletons: run one task after another
+    for name in HEURISTICS:
+        res = cs.solve(inst, name, seed=0)
+        assert res.objective >= opt * (1 - 1e-9)
+    full = cs.solve(random_combos_instance(6, 0.65, 0.75, seed=9), "lp").objective
+    assert full <= opt * (1 + 1e-9)  # allowing fewer combinations never helps
+
+
+@settings(max_examples=25, deadline=None)
+@given(combos_instances(max_n=6))
+def test_every_method_schedule_validates(inst):
+    for name in ["lp", *HEURISTICS]:
+        res = cs.solve(inst, name, seed=0)
+        validate_schedule(inst, res.schedule)
+        assert res.objective == pytest.approx(makespan(inst, res.schedule))
+        assert res.objective >= trivial_lower_bound(inst) * (1 - 1e-9)
+
+
+def test_lp_at_larger_n_uses_highspy_and_agrees_with_pyomo():
+    inst = random_combos_instance(11, 0.75, 0.85, seed=1)
+    auto = cs.solve(inst, "lp")
+    assert auto.stats["backend"] == "highspy" and auto.stats["combinations_used"] <= inst.n
+    assert cs.solve(inst, "lp", backend="pyomo").objective == pytest.approx(auto.objective, rel=1e-8)
+
+
+def test_time_limit_is_honoured_with_a_valid_schedule():
+    inst = random_combos_instance(12, seed=2)
+    res = cs.solve(inst, "lp", backend="highspy", time_limit=1e-6)
+    assert res.status in (Status.TIME_LIMIT, Status.OPTIMAL)
+    validate_schedule(inst, res.schedule)
+    assert res.lower_bound <= cs.solve(inst, "lp").objective * (1 + 1e-9)
+    s = cs.solve(inst, "search-ei", time_limit=1e-6)
+    assert s.status is Status.TIME_LIMIT
+    validate_schedule(inst, s.schedule)
+
+
+def test_result_to_dict_round_trips_the_schedule():
+    inst = random_combos_instance(4, seed=1)
+    res = cs.solve(inst, "search-pi", seed=2)
+    d = res.to_dict()
+    back = CombosSchedule.from_dict(inst, d["schedule"])
+    assert back == res.schedule
+    assert cs.core.schedule_from_dict(inst, d) == res.schedule
