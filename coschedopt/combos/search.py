@@ -93,11 +93,14 @@ class SpeedBounds:
     Arrays of shape (n, m), meaningful where task i is in combination j:
     ``p_size``/``p_val`` the nearest known sub-combination (largest, then smallest value),
     ``q_size``/``q_val`` the nearest known super-combination (smallest, then largest value).
+    ``mean``/``sigma`` (m,) hold a~_j and sigma_j, recomputed only for the combinations a
+    measurement touches (its sub- and super-combinations).
     """
 
-    def __init__(self, instance: CombosInstance) -> None:
+    def __init__(self, instance: CombosInstance, z_k: float) -> None:
         n, m = instance.n, instance.m
         self.instance = instance
+        self.z_k = z_k
         self.member = membership(instance.masks, n)
         self.sizes = instance.sizes
         self.known = np.zeros(m, dtype=bool)
@@ -105,57 +108,59 @@ class SpeedBounds:
         self.p_val = np.ones((n, m))
         self.q_size = np.full((n, m), n + 1, dtype=np.int64)  # virtual point: n + 1 tasks, speed 0
         self.q_val = np.zeros((n, m))
-        singles = np.flatnonzero(self.sizes == 1)
-        self.known[singles] = True
+        self.known[self.sizes == 1] = True
+        self.mean = np.zeros(m)
+        self.sigma = np.zeros(m)
+        self._refresh(np.arange(m))
 
-    def learn(self, j: int) -> None:
-        """Combination j has been measured: reveal its speeds and tighten its neighbours' bounds. O(n m)."""
-        inst = self.instance
-        self.known[j] = True
-        c = np.int64(inst.masks[j])
-        s = int(self.sizes[j])
-        vals = inst.a[:, j]
-        masks = inst.masks
-        rows = self.member[:, j]
-        # super-combinations of S_j: S_j becomes their nearest known sub-combination for tasks of S_j
-        sup = ((masks & c) == c) & ~self.known
-        if sup.any():
-            ps, pv = self.p_size[np.ix_(rows, sup)], self.p_val[np.ix_(rows, sup)]
-            v = vals[rows][:, None]
-            better = s > ps
-            tie = s == ps
-            pv = np.where(better, v, np.where(tie, np.minimum(pv, v), pv))
-            ps = np.where(better, s, ps)
-            self.p_size[np.ix_(rows, sup)], self.p_val[np.ix_(rows, sup)] = ps, pv
-        # sub-combinations of S_j: S_j becomes their nearest known super-combination
-        sub = ((masks & ~c) == 0) & ~self.known
-        if sub.any():
-            qs, qv = self.q_size[np.ix_(rows, sub)], self.q_val[np.ix_(rows, sub)]
-            v = vals[rows][:, None]
-            better = s < qs
-            tie = s == qs
-            qv = np.where(better, v, np.where(tie, np.maximum(qv, v), qv))
-            qs = np.where(better, s, qs)
-            self.q_size[np.ix_(rows, sub)], self.q_val[np.ix_(rows, sub)] = qs, qv
-
-    def estimate(self, cols: np.ndarray, z_k: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(mean a~_j, sigma_j, pinned) for combinations ``cols``; pinned = speed known exactly."""
+    def _refresh(self, cols: np.ndarray) -> None:
+        """Recompute a~_j and sigma_j of ``cols`` from the bounds (eq. 6). O(n len(cols))."""
         inst = self.instance
         mem = self.member[:, cols]
         ps, pv = self.p_size[:, cols], self.p_val[:, cols]
         qs, qv = self.q_size[:, cols], self.q_val[:, cols]
         size = self.sizes[cols][None, :]
-        slope = (pv - qv) / (ps - qs)
-        est = qv + slope * (size - qs)
+        est = qv + (pv - qv) / (ps - qs) * (size - qs)
         delta = np.maximum(np.minimum(pv - est, est - qv), 0.0)
-        est = np.where(mem, est, 0.0)
-        sig2 = np.where(mem, (delta / z_k) ** 2, 0.0)
-        mean = est.sum(axis=0)
-        sigma = np.sqrt(sig2.sum(axis=0))
         known = self.known[cols]
-        mean = np.where(known, inst.combination_speed[cols], mean)
-        sigma = np.where(known, 0.0, sigma)
-        return mean, sigma, known | (sigma == 0)
+        self.mean[cols] = np.where(known, inst.combination_speed[cols], np.where(mem, est, 0.0).sum(axis=0))
+        sig = np.sqrt(np.where(mem, (delta / self.z_k) ** 2, 0.0).sum(axis=0))
+        self.sigma[cols] = np.where(known, 0.0, sig)
+
+    def learn(self, j: int) -> None:
+        """Combination j has been measured: reveal its speeds and tighten its neighbours' bounds.
+
+        O(m) to find the neighbours, O(n x neighbours) to update them.
+        """
+        inst = self.instance
+        self.known[j] = True
+        c = np.int64(inst.masks[j])
+        s = int(self.sizes[j])
+        masks = inst.masks
+        rows = self.member[:, j][:, None]
+        vals = inst.a[:, j][:, None]
+        # super-combinations of S_j: S_j becomes their nearest known sub-combination for the tasks of S_j
+        sup = np.flatnonzero(((masks & c) == c) & ~self.known)
+        if sup.size:
+            ps, pv = self.p_size[:, sup], self.p_val[:, sup]
+            better = rows & (s > ps)
+            tie = rows & (s == ps)
+            self.p_val[:, sup] = np.where(better, vals, np.where(tie, np.minimum(pv, vals), pv))
+            self.p_size[:, sup] = np.where(better, s, ps)
+        # sub-combinations of S_j: S_j becomes their nearest known super-combination
+        sub = np.flatnonzero(((masks & ~c) == 0) & ~self.known)
+        if sub.size:
+            qs, qv = self.q_size[:, sub], self.q_val[:, sub]
+            better = rows & (s < qs)
+            tie = rows & (s == qs)
+            self.q_val[:, sub] = np.where(better, vals, np.where(tie, np.maximum(qv, vals), qv))
+            self.q_size[:, sub] = np.where(better, s, qs)
+        self._refresh(np.concatenate([[j], sup, sub]).astype(np.int64))
+
+    def estimate(self, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(mean a~_j, sigma_j, pinned) for combinations ``cols``; pinned = speed known exactly."""
+        mean, sigma = self.mean[cols], self.sigma[cols]
+        return mean, sigma, self.known[cols] | (sigma == 0)
 
 
 def search_masks(
@@ -182,7 +187,7 @@ def search_masks(
     a, b = instance.a, instance.b
     masks = instance.masks
     n = instance.n
-    state = SpeedBounds(instance)
+    state = SpeedBounds(instance, z_k)
     remaining = np.array(b, dtype=float)
     done = 0
     full = (1 << n) - 1
@@ -195,7 +200,7 @@ def search_masks(
             in_time = False
             break
         cand = cand[(masks[cand] & done) == 0]
-        mean, sigma, pinned = state.estimate(cand, z_k)
+        mean, sigma, pinned = state.estimate(cand)
         best = float(mean.max())
         score = acquisition_values(acquisition, mean, sigma, best)
         top = float(score.max())
