@@ -44,10 +44,12 @@ import numpy as np
 from ..core import Deadline, InputError, Result, Status, make_rng, method
 from .instance import PackInstance
 from .schedule import PackSchedule
+from .single_pack import optimal_single_pack
 
 #: the nine values of eps of PACK-BY-PACK-9 (section 5, "Summary of heuristics")
 PACK_BY_PACK_EPS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
-#: relative slack when skipping a PACK-APPROX step on the bound Atot/p (absorbs float round-off)
+#: relative slack when skipping a PACK-APPROX step on the bound COST_i >= Atot(i)/p (float round-off;
+#: the bound itself needs neither Eq. (1) nor Eq. (2): each task of a pack is at most as long as the pack)
 _BOUND_RTOL = 1e-12
 #: PACK-APPROX polls its deadline every this many steps
 _DEADLINE_POLL = 32
@@ -76,10 +78,11 @@ def optimal_allocation_per_pack(times: np.ndarray, packs: Sequence[Sequence[int]
     allocation at once.
 
     Pairs that cannot be chosen are dropped before sorting: s > q_b (a task
-    gets at most q_b more), and values below a lower bound L_b of the pack's
-    optimal cost c* (a chosen pair is worth at least the last one chosen, which
-    is at least c*): L_b = max(max_i t(i, q_b + 1), sum_i t(i, 1) / p), the
-    second term because work never decreases (Eq. 2).
+    gets at most q_b more), and values below L_b = max_i t(i, q_b + 1), a lower
+    bound of the pack's cost c* (a task ends on at most q_b + 1 processors),
+    while a chosen pair is worth at least the last one chosen, itself at least
+    c*.  Rows that increase somewhere (PackInstance tolerates Eq. (1) broken by
+    a relative 1e-9) fall back to one heap per pack.
 
     ``sigma[i]`` is 0 for a task in no pack.  O(N log N) in numpy for the
     N <= sum_b k_b q_b remaining pairs, instead of one Python heap per pack.
@@ -99,10 +102,9 @@ def optimal_allocation_per_pack(times: np.ndarray, packs: Sequence[Sequence[int]
         pack_of = np.repeat(np.arange(sizes.size), sizes)
         extra_of = extra[pack_of]
         rows_t = times[members]
-        floor = np.maximum(
-            np.maximum.reduceat(rows_t[np.arange(members.size), extra_of], starts),
-            np.add.reduceat(rows_t[:, 0], starts) / p * (1 - _BOUND_RTOL),
-        )
+        if (rows_t[:, 1:] > rows_t[:, :-1]).any():  # Eq. (1) broken within PackInstance's tolerance
+            return _optimal_allocation_pack_by_pack(times, packs)
+        floor = np.maximum.reduceat(rows_t[np.arange(members.size), extra_of], starts)
         cand = rows_t[:, : p - 1]
         mask = (np.arange(p - 1)[None, :] < extra_of[:, None]) & (cand >= floor[pack_of][:, None])
         rows, _ = np.nonzero(mask)  # row-major: ordered by (pack, position in pack, s)
@@ -120,6 +122,18 @@ def optimal_allocation_per_pack(times: np.ndarray, packs: Sequence[Sequence[int]
     sigma[members] = alloc
     finish = times[members, alloc - 1]
     return sigma, np.maximum.reduceat(finish, starts)
+
+
+def _optimal_allocation_pack_by_pack(
+    times: np.ndarray, packs: Sequence[Sequence[int]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`optimal_single_pack` (Algorithm 1, one heap per pack) on every pack."""
+    sigma = np.zeros(times.shape[0], dtype=np.intp)
+    costs = np.empty(len(packs))
+    for b, pack in enumerate(packs):
+        costs[b], alloc = optimal_single_pack(times[list(pack)], times.shape[1])
+        sigma[list(pack)] = alloc
+    return sigma, costs
 
 
 def _schedule(instance: PackInstance, packs: Packs, sigma: np.ndarray) -> PackSchedule:
