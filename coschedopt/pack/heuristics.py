@@ -35,7 +35,7 @@ from __future__ import annotations
 import bisect
 import math
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain
 from typing import Any
 
@@ -147,9 +147,9 @@ def _schedule(instance: PackInstance, packs: Packs, sigma: np.ndarray) -> PackSc
 
 
 def _first_fit(
-    order: Iterable[tuple[float, int]], sigma: Sequence[int], p: int, k: int, stop_at: float = math.inf
+    neg: Sequence[float], ids: Sequence[int], sigma: Sequence[int], p: int, k: int, stop_at: float = math.inf
 ) -> tuple[Packs, float] | None:
-    """First fit of tasks already in MAKE-PACK order; ``order`` yields (-t(i, sigma(i)), i).
+    """First fit of tasks already in MAKE-PACK order: task ``ids[x]`` has time ``-neg[x]``.
 
     Returns (packs, cost), or ``None`` as soon as the cost (the sum of the packs'
     first, longest tasks) reaches ``stop_at``.
@@ -164,7 +164,7 @@ def _first_fit(
     packs: Packs = []
     first = [0] * (p + 1)
     cost = 0.0
-    for neg_t, i in order:
+    for neg_t, i in zip(neg, ids, strict=True):
         s = sigma[i]
         b = first[s]
         nb = len(free)
@@ -207,11 +207,26 @@ def make_pack(times_at_sigma: Sequence[float] | np.ndarray, sigma: Sequence[int]
         raise InputError(f"k must be an integer with 1 <= k <= p = {p}, got {k!r}", where="k")
     if sig.size and (not np.issubdtype(sig.dtype, np.integer) or sig.min() < 1 or sig.max() > p):
         raise InputError(f"sigma must hold integers in 1..p = {p}", where="sigma")
-    neg = (-t).tolist()
-    order = sorted(zip(neg, range(t.size), strict=True))
-    result = _first_fit(order, sig.tolist(), int(p), int(k))
+    ids = np.argsort(-t, kind="stable")
+    result = _first_fit((-t[ids]).tolist(), ids.tolist(), sig.tolist(), int(p), int(k))
     assert result is not None
     return result[0]
+
+
+def _sorted_by_time(first_times: np.ndarray) -> tuple[list[float], list[int]]:
+    """The list L of the paper as two parallel lists: -t and task index, by (-t, index)."""
+    ids = np.argsort(-first_times, kind="stable")
+    return (-first_times[ids]).tolist(), ids.tolist()
+
+
+def _reinsert(neg: list[float], ids: list[int], neg_t: float, i: int) -> None:
+    """Insert task i with time -neg_t into L, after equal times of lower index."""
+    pos = bisect.bisect_left(neg, neg_t)
+    end = len(neg)
+    while pos < end and neg[pos] == neg_t and ids[pos] < i:
+        pos += 1
+    neg.insert(pos, neg_t)
+    ids.insert(pos, i)
 
 
 # --------------------------------------------------------------------------------------
@@ -245,18 +260,18 @@ def pack_approx_packs(times: np.ndarray, k: int, *, deadline: Deadline | None = 
     n, p = times.shape
     time_of = times.item  # time_of(j, s - 1) = t(j, s)
     sigma = [1] * n
-    order = sorted(zip((-times[:, 0]).tolist(), range(n), strict=True))
+    neg, ids = _sorted_by_time(times[:, 0])
     atot = float(times[:, 0].sum())
     best, best_packs, best_step, best_sigma = math.inf, None, 0, sigma[:]
     runs = 0
     step = 0
     stopped = "bound"
     while True:
-        neg_t, j = order[0]
-        t_max = -neg_t
+        j = ids[0]
+        t_max = -neg[0]
         if t_max < best and atot / p < best * (1 + _BOUND_RTOL):
             runs += 1
-            found = _first_fit(order, sigma, p, k, best)
+            found = _first_fit(neg, ids, sigma, p, k, best)
             if found is not None and found[1] < best:
                 best_packs, best = found
                 best_step, best_sigma = step, sigma[:]
@@ -272,8 +287,8 @@ def pack_approx_packs(times: np.ndarray, k: int, *, deadline: Deadline | None = 
         new_t = time_of(j, s)
         atot += new_t * (s + 1) - t_max * s
         sigma[j] = s + 1
-        del order[0]
-        bisect.insort(order, (-new_t, j))
+        del neg[0], ids[0]
+        _reinsert(neg, ids, -new_t, j)
         step += 1
     assert best_packs is not None  # step 0 always runs MAKE-PACK
     info = {
@@ -317,34 +332,33 @@ def pack_by_pack_packs(times: np.ndarray, k: int, eps: float) -> tuple[Packs, li
     n, p = times.shape
     time_of = times.item
     sigma = [1] * n
-    order = sorted(zip((-times[:, 0]).tolist(), range(n), strict=True))
+    neg, ids = _sorted_by_time(times[:, 0])
     packs: Packs = []
     keep = 1.0 - eps
-    inf = math.inf
-    while order:
-        neg_t, i = order[0]
-        m = bisect.bisect_right(order, (neg_t * keep, inf))  # |Vreq|: -t <= -(1 - eps) t_max
+    while ids:
+        m = bisect.bisect_right(neg, neg[0] * keep)  # |Vreq|: -t <= -(1 - eps) t_max
         preq = 0
-        for x in range(m):
-            preq += sigma[order[x][1]]
+        for j in ids[: min(m, p)]:  # sigma >= 1: p tasks are enough to reach p
+            preq += sigma[j]
             if preq >= p:
                 break
         if preq >= p:
             used = c = 0
             limit = min(m, k)
             while c < limit:
-                s = sigma[order[c][1]]
+                s = sigma[ids[c]]
                 if used + s > p:
                     break
                 used += s
                 c += 1
-            packs.append([order[x][1] for x in range(c)])
-            del order[:c]
+            packs.append(ids[:c])
+            del neg[:c], ids[:c]
         else:
+            i = ids[0]
             s = sigma[i] + 1
             sigma[i] = s
-            del order[0]
-            bisect.insort(order, (-time_of(i, s - 1), i))
+            del neg[0], ids[0]
+            _reinsert(neg, ids, -time_of(i, s - 1), i)
     return packs, sigma
 
 
