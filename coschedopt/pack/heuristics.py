@@ -51,6 +51,8 @@ PACK_BY_PACK_EPS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 #: relative slack when skipping a PACK-APPROX step on the bound COST_i >= Atot(i)/p (float round-off;
 #: the bound itself needs neither Eq. (1) nor Eq. (2): each task of a pack is at most as long as the pack)
 _BOUND_RTOL = 1e-12
+#: Eq. (2) as PackInstance checks it: work(j+1) >= work(j) (1 - 1e-9); doubled against round-off
+_EQ2_SLACK = 2e-9
 #: PACK-APPROX polls its deadline every this many steps
 _DEADLINE_POLL = 32
 
@@ -78,11 +80,14 @@ def optimal_allocation_per_pack(times: np.ndarray, packs: Sequence[Sequence[int]
     allocation at once.
 
     Pairs that cannot be chosen are dropped before sorting: s > q_b (a task
-    gets at most q_b more), and values below L_b = max_i t(i, q_b + 1), a lower
-    bound of the pack's cost c* (a task ends on at most q_b + 1 processors),
-    while a chosen pair is worth at least the last one chosen, itself at least
-    c*.  Rows that increase somewhere (PackInstance tolerates Eq. (1) broken by
-    a relative 1e-9) fall back to one heap per pack.
+    gets at most q_b more), and values below a lower bound L_b of the pack's
+    cost c* (a chosen pair is worth at least the last one chosen, itself at
+    least c*): L_b = max(max_i t(i, q_b + 1), sum_i t(i, 1) / p), as a task
+    ends on at most q_b + 1 processors and work never decreases (Eq. 2; the
+    bound is lowered by the relative slack PackInstance allows on Eq. 2).  A
+    task alone in its pack gets all p processors without sorting.  Rows that
+    increase somewhere (PackInstance tolerates Eq. (1) broken by a relative
+    1e-9) fall back to one heap per pack.
 
     ``sigma[i]`` is 0 for a task in no pack.  O(N log N) in numpy for the
     N <= sum_b k_b q_b remaining pairs, instead of one Python heap per pack.
@@ -104,7 +109,13 @@ def optimal_allocation_per_pack(times: np.ndarray, packs: Sequence[Sequence[int]
         rows_t = times[members]
         if (rows_t[:, 1:] > rows_t[:, :-1]).any():  # Eq. (1) broken within PackInstance's tolerance
             return _optimal_allocation_pack_by_pack(times, packs)
-        floor = np.maximum.reduceat(rows_t[np.arange(members.size), extra_of], starts)
+        # a lower bound of each pack's cost c*: a task ends on at most q_b + 1 processors, and
+        # c* p >= total work >= sum_i t(i, 1) (Eq. 2, which PackInstance lets slip by 1e-9 a step)
+        floor = np.maximum(
+            np.maximum.reduceat(rows_t[np.arange(members.size), extra_of], starts),
+            np.add.reduceat(rows_t[:, 0], starts) / p * (1 - _EQ2_SLACK * p),
+        )
+        floor[sizes == 1] = np.inf  # a task alone gets all p processors: nothing to sort
         cand = rows_t[:, : p - 1]
         mask = (np.arange(p - 1)[None, :] < extra_of[:, None]) & (cand >= floor[pack_of][:, None])
         rows, _ = np.nonzero(mask)  # row-major: ordered by (pack, position in pack, s)
@@ -119,6 +130,7 @@ def optimal_allocation_per_pack(times: np.ndarray, packs: Sequence[Sequence[int]
         rank = np.arange(order.size) - seg_start[packs_in_order]
         chosen = order[rank < extra[packs_in_order]]
         alloc += np.bincount(rows[chosen], minlength=members.size)
+        alloc[sizes[pack_of] == 1] = p
     sigma[members] = alloc
     finish = times[members, alloc - 1]
     return sigma, np.maximum.reduceat(finish, starts)
