@@ -259,15 +259,21 @@ def pack_approx_packs(times: np.ndarray, k: int, *, deadline: Deadline | None = 
     Readings of the text: the for-loop bound n(p-1) is replaced by the test
     sigma(j*) = p, which subsumes it (a step where every task has p processors
     stops there) and also covers p = 1, where the for-loop would not run at all;
-    ties for T_j* go to the lower index.  Theorem 5: 3-approximation when k = p.
+    ties for T_j* go to the lower index.  The best step is chosen on COST_i as
+    printed (before Algorithm 1); the caller then runs Algorithm 1 in the packs
+    of that step only.  Theorem 5: 3-approximation when k = p.
 
-    Speed, with the same result as the literal algorithm: tasks are kept sorted
-    across steps (bisect), and a step's MAKE-PACK is skipped when it cannot
-    beat the best COST so far -- COST_i >= t_max(i) (the first pack) and
-    COST_i >= Atot(i)/p (Lemma 1's proof) -- or stopped as soon as its partial
-    cost reaches the best.  A step costs O(n + p B) at most, O(n p) steps.
-    If ``deadline`` expires, the best packs so far are returned with
-    ``stopped = "time_limit"``.
+    Speed, with the same result as the literal algorithm (the tests compare
+    them): tasks are kept sorted across steps (bisect), and a step's MAKE-PACK
+    is skipped when it cannot beat the best COST so far -- COST_i >= t_max(i)
+    (the first pack) and COST_i >= Atot(i)/p (Lemma 1's proof) -- or stopped
+    as soon as its partial cost reaches the best.  A step costs O(n) for the
+    re-insertion plus O(n + p B) when MAKE-PACK runs, for at most n(p - 1)
+    steps: O(n^2 p + n p^2 B) in the worst case, the paper's "simplest
+    version"; its O(n log n + n p) would need MAKE-PACK to be updated between
+    steps instead of rerun, which we do not do (on the paper-sized workloads
+    the loop stops after a handful of steps).  If ``deadline`` expires, the
+    best packs so far are returned with ``stopped = "time_limit"``.
     """
     n, p = times.shape
     time_of = times.item  # time_of(j, s - 1) = t(j, s)
@@ -448,7 +454,8 @@ def _best_of_runs(
         packs = make_packs(r)
         sigma, costs = optimal_allocation_per_pack(instance.times, packs)
         cost = float(costs.sum())
-        _log(verbose, f"{label}: run {r}: {len(packs)} packs, cost {cost:.6g}")
+        if verbose:
+            _log(verbose, f"{label}: run {r}: {len(packs)} packs, cost {cost:.6g}")
         done += 1
         if cost < best_cost:
             best_cost, best_packs, best_sigma, best_run = cost, packs, sigma, r

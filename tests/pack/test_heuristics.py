@@ -515,3 +515,13 @@ def test_workload_iii_sized_fast_paths_equal_the_literal_ones():
     packs, info = pack_approx_packs(inst.times, inst.k)
     assert (packs, info["cost"]) == literal_pack_approx(inst.times, inst.k)
     assert pack_by_pack_packs(inst.times, inst.k, 0.5)[0] == literal_pack_by_pack(inst.times, inst.k, 0.5)
+
+
+@pytest.mark.parametrize("name", HEURISTICS)
+def test_verbose_logs_to_stderr_only(name, capsys):
+    inst = random_pack_instance(12, 6, 3, seed=4)
+    cs.solve(inst, name, verbose=True)
+    out, err = capsys.readouterr()
+    assert out == "" and name.split("-")[0] in err
+    cs.solve(inst, name)
+    assert capsys.readouterr() == ("", "")
