@@ -67,9 +67,9 @@ Packs = list[list[int]]
 def optimal_allocation_per_pack(times: np.ndarray, packs: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 1 (Theorem 3) inside every pack: returns (sigma per task, cost per pack).
 
-    ``times[i, j-1]`` = t(i, j); ``packs`` are lists of task indices (each pack at
-    most p tasks).  Algorithm 1 starts every task of a pack of k_b tasks on one
-    processor and hands out the q_b = p - k_b others one at a time to the
+    ``times[i, j-1]`` = t(i, j); ``packs`` are disjoint lists of task indices (each
+    pack at most p tasks).  Algorithm 1 starts every task of a pack of k_b tasks
+    on one processor and hands out the q_b = p - k_b others one at a time to the
     currently longest task.  Because each task's times are non-increasing
     (Eq. 1), the successive choices of its heap are the merge of the k_b sorted
     sequences of candidate increments (value t(i, s) for s = 1, 2, ...), i.e. the
@@ -84,68 +84,82 @@ def optimal_allocation_per_pack(times: np.ndarray, packs: Sequence[Sequence[int]
     cost c* (a chosen pair is worth at least the last one chosen, itself at
     least c*): L_b = max(max_i t(i, q_b + 1), sum_i t(i, 1) / p), as a task
     ends on at most q_b + 1 processors and work never decreases (Eq. 2; the
-    bound is lowered by the relative slack PackInstance allows on Eq. 2).  A
-    task alone in its pack gets all p processors without sorting.  Rows that
-    increase somewhere (PackInstance tolerates Eq. (1) broken by a relative
-    1e-9) fall back to one heap per pack.
+    bound is lowered by the relative slack PackInstance allows on Eq. 2).  By
+    Eq. (1) a task's remaining pairs are a prefix s = 1..c_i, so they are
+    generated, not masked out of the whole table.  A task alone in its pack
+    gets all p processors without sorting.  If a profile rises somewhere
+    (PackInstance tolerates Eq. (1) broken by a relative 1e-9), every pack
+    falls back to one heap.
 
-    ``sigma[i]`` is 0 for a task in no pack.  O(N log N) in numpy for the
-    N <= sum_b k_b q_b remaining pairs, instead of one Python heap per pack.
+    ``sigma[i]`` is 0 for a task in no pack.  O(k p) numpy work for the k
+    tasks of the packs plus a sort of the N <= sum_b k_b q_b remaining pairs,
+    instead of one Python heap per pack.
+    """
+    members, alloc, costs = _algorithm1_flat(times, packs)
+    sigma = np.zeros(times.shape[0], dtype=np.intp)
+    sigma[members] = alloc
+    return sigma, costs
+
+
+def _algorithm1_flat(times: np.ndarray, packs: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Algorithm 1 in each pack: (tasks of the packs in order, their processors, cost per pack).
+
+    Packs may come from several co-schedules of the same tasks (a task may
+    appear in several packs): each pack is allocated on its own, so several
+    runs of a heuristic are allocated in one call.
     """
     n, p = times.shape
     sizes = np.fromiter((len(b) for b in packs), dtype=np.intp, count=len(packs))
     members = np.fromiter(chain.from_iterable(packs), dtype=np.intp, count=int(sizes.sum()))
-    sigma = np.zeros(n, dtype=np.intp)
     if members.size == 0:
-        return sigma, np.zeros(0)
+        return members, members.copy(), np.zeros(0)
     if sizes.min() < 1 or sizes.max() > p:
         raise ValueError(f"every pack needs 1..p = {p} tasks, got sizes {sizes.min()}..{sizes.max()}")
     starts = np.cumsum(sizes) - sizes
     alloc = np.ones(members.size, dtype=np.intp)
     extra = p - sizes  # q_b: the processors Algorithm 1 hands out in each pack
     if p > 1 and extra.any():
+        if (times[:, 1:] > times[:, :-1]).any():  # Eq. (1) broken within PackInstance's tolerance
+            return _algorithm1_heap_per_pack(times, packs, members)
         pack_of = np.repeat(np.arange(sizes.size), sizes)
         extra_of = extra[pack_of]
-        rows_t = times[members]
-        if (rows_t[:, 1:] > rows_t[:, :-1]).any():  # Eq. (1) broken within PackInstance's tolerance
-            return _optimal_allocation_pack_by_pack(times, packs)
-        # a lower bound of each pack's cost c*: a task ends on at most q_b + 1 processors, and
-        # c* p >= total work >= sum_i t(i, 1) (Eq. 2, which PackInstance lets slip by 1e-9 a step)
+        cand = times[members, : p - 1]  # cand[x, s-1] = t(member x, s): the value of its s-th increment
         floor = np.maximum(
-            np.maximum.reduceat(rows_t[np.arange(members.size), extra_of], starts),
-            np.add.reduceat(rows_t[:, 0], starts) / p * (1 - _EQ2_SLACK * p),
+            np.maximum.reduceat(times[members, extra_of], starts),
+            np.add.reduceat(cand[:, 0], starts) / p * (1 - _EQ2_SLACK * p),
         )
         floor[sizes == 1] = np.inf  # a task alone gets all p processors: nothing to sort
-        cand = rows_t[:, : p - 1]
-        mask = (np.arange(p - 1)[None, :] < extra_of[:, None]) & (cand >= floor[pack_of][:, None])
-        rows, _ = np.nonzero(mask)  # row-major: ordered by (pack, position in pack, s)
-        by_value = np.argsort(-cand[mask], kind="stable")
-        pack_key = pack_of[rows[by_value]]
-        if sizes.size < 2**15:
-            pack_key = pack_key.astype(np.int16)  # stable sort of 16-bit keys is a radix sort
-        order = by_value[np.argsort(pack_key, kind="stable")]
-        seg_len = np.bincount(pack_of[rows], minlength=sizes.size)
-        seg_start = np.cumsum(seg_len) - seg_len
-        packs_in_order = pack_of[rows[order]]
-        rank = np.arange(order.size) - seg_start[packs_in_order]
-        chosen = order[rank < extra[packs_in_order]]
-        alloc += np.bincount(rows[chosen], minlength=members.size)
+        count = np.minimum((cand >= floor[pack_of][:, None]).sum(axis=1), extra_of)  # c_i
+        total = int(count.sum())
+        if total:
+            rows = np.repeat(np.arange(members.size), count)  # ordered by (pack, position in pack, s)
+            cols = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
+            by_value = np.argsort(-cand[rows, cols], kind="stable")
+            pack_key = pack_of[rows[by_value]]
+            if sizes.size < 2**15:
+                pack_key = pack_key.astype(np.int16)  # stable sort of 16-bit keys is a radix sort
+            by_pack = np.argsort(pack_key, kind="stable")
+            order = by_value[by_pack]
+            packs_in_order = pack_key[by_pack].astype(np.intp)
+            seg_len = np.bincount(packs_in_order, minlength=sizes.size)
+            seg_start = np.cumsum(seg_len) - seg_len
+            rank = np.arange(total) - seg_start[packs_in_order]
+            chosen = order[rank < extra[packs_in_order]]
+            alloc += np.bincount(rows[chosen], minlength=members.size)
         alloc[sizes[pack_of] == 1] = p
-    sigma[members] = alloc
-    finish = times[members, alloc - 1]
-    return sigma, np.maximum.reduceat(finish, starts)
+    return members, alloc, np.maximum.reduceat(times[members, alloc - 1], starts)
 
 
-def _optimal_allocation_pack_by_pack(
-    times: np.ndarray, packs: Sequence[Sequence[int]]
-) -> tuple[np.ndarray, np.ndarray]:
+def _algorithm1_heap_per_pack(
+    times: np.ndarray, packs: Sequence[Sequence[int]], members: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`optimal_single_pack` (Algorithm 1, one heap per pack) on every pack."""
-    sigma = np.zeros(times.shape[0], dtype=np.intp)
+    alloc: list[int] = []
     costs = np.empty(len(packs))
     for b, pack in enumerate(packs):
-        costs[b], alloc = optimal_single_pack(times[list(pack)], times.shape[1])
-        sigma[list(pack)] = alloc
-    return sigma, costs
+        costs[b], sigma = optimal_single_pack(times[list(pack)], times.shape[1])
+        alloc += sigma
+    return members, np.array(alloc, dtype=np.intp), costs
 
 
 def _schedule(instance: PackInstance, packs: Packs, sigma: np.ndarray) -> PackSchedule:
@@ -345,39 +359,84 @@ def pack_by_pack_packs(times: np.ndarray, k: int, eps: float) -> tuple[Packs, li
     the bisections plus O(min(|Vreq|, p)) to compare preq with p (sigma >= 1, so
     at most p tasks are read); at most n(p - 1) increments and n pack steps.
     """
-    if not 0.0 <= eps <= 1.0:
-        raise InputError(f"eps must be in [0, 1], got {eps!r}", where="eps")
+    run = pack_by_pack_runs(times, k, [eps])[0]
+    assert run is not None
+    return run
+
+
+def pack_by_pack_runs(
+    times: np.ndarray, k: int, eps_values: Sequence[float], *, deadline: Deadline | None = None
+) -> list[tuple[Packs, list[int]] | None]:
+    """PACK-BY-PACK(eps) for several eps at once: ``[pack_by_pack_packs(times, k, eps) for eps in eps_values]``.
+
+    eps only enters the choice between making a pack (preq >= p) and adding a
+    processor (preq < p), and preq grows with eps (Vreq = tasks within
+    (1 - eps) t_max of the longest), so at each step the eps values that make a
+    pack are the largest ones; the pack itself does not depend on eps (when
+    all of Vreq fits, preq = p exactly and the next task cannot fit either).
+    So the runs share one state until they disagree, and then the state is
+    copied for the smaller eps values (O(n)).  Same results as separate runs
+    (the tests check it), the work of the distinct trajectories only: on
+    Workload-III eps = 0.5..0.9 are a single run.
+
+    Runs sharing a final state share its packs and sigma lists (the same
+    objects).  With a ``deadline``, it is polled each time runs finish; the
+    runs not finished when it expires are ``None`` (at least one finishes).
+    """
+    for eps in eps_values:
+        if not 0.0 <= eps <= 1.0:
+            raise InputError(f"eps must be in [0, 1], got {eps!r}", where="eps")
     n, p = times.shape
     time_of = times.item
-    sigma = [1] * n
+    keeps = [1.0 - eps for eps in eps_values]
+    results: list[tuple[Packs, list[int]] | None] = [None] * len(keeps)
     neg, ids = _sorted_by_time(times[:, 0])
-    packs: Packs = []
-    keep = 1.0 - eps
-    while ids:
+    # one entry per trajectory: run indices by increasing eps (so decreasing keep), L, sigma, packs
+    stack = [(sorted(range(len(keeps)), key=lambda r: -keeps[r]), neg, ids, [1] * n, [])]
+
+    def preq_reaches_p(neg: list[float], ids: list[int], sigma: list[int], keep: float) -> bool:
         m = bisect.bisect_right(neg, neg[0] * keep)  # |Vreq|: -t <= -(1 - eps) t_max
+        if m >= p:  # sigma >= 1
+            return True
         preq = 0
-        for j in ids[: min(m, p)]:  # sigma >= 1: p tasks are enough to reach p
+        for j in ids[:m]:
             preq += sigma[j]
-            if preq >= p:
-                break
-        if preq >= p:
-            used = c = 0
-            limit = min(m, k)
-            while c < limit:
-                s = sigma[ids[c]]
-                if used + s > p:
-                    break
-                used += s
-                c += 1
-            packs.append(ids[:c])
-            del neg[:c], ids[:c]
-        else:
-            i = ids[0]
-            s = sigma[i] + 1
-            sigma[i] = s
-            del neg[0], ids[0]
-            _reinsert(neg, ids, -time_of(i, s - 1), i)
-    return packs, sigma
+        return preq >= p
+
+    while stack:
+        group, neg, ids, sigma, packs = stack.pop()
+        while ids:
+            if preq_reaches_p(neg, ids, sigma, keeps[group[0]]):  # even the smallest eps makes a pack
+                make = True
+            elif len(group) == 1 or not preq_reaches_p(neg, ids, sigma, keeps[group[-1]]):
+                make = False
+            else:  # the smaller eps add a processor, the larger ones make a pack
+                split = next(g for g in range(1, len(group)) if preq_reaches_p(neg, ids, sigma, keeps[group[g]]))
+                stack.append((group[:split], neg[:], ids[:], sigma[:], packs[:]))
+                group = group[split:]
+                make = True
+            if make:
+                used = c = 0
+                limit = min(len(ids), k)
+                while c < limit:
+                    s = sigma[ids[c]]
+                    if used + s > p:
+                        break
+                    used += s
+                    c += 1
+                packs.append(ids[:c])
+                del neg[:c], ids[:c]
+            else:
+                i = ids[0]
+                s = sigma[i] + 1
+                sigma[i] = s
+                del neg[0], ids[0]
+                _reinsert(neg, ids, -time_of(i, s - 1), i)
+        for r in group:
+            results[r] = (packs, sigma)
+        if deadline is not None and stack and deadline.expired():
+            break
+    return results
 
 
 # --------------------------------------------------------------------------------------
@@ -437,32 +496,49 @@ def _finish(
     return Result(status, schedule=_schedule(instance, packs, sigma), lower_bound=None, stats=stats), cost
 
 
+def _best_packing(instance: PackInstance, packings: Sequence[Packs]) -> tuple[int, np.ndarray, list[float]]:
+    """Algorithm 1 in every pack of every packing (one batched call): (first cheapest, its sigma, all costs).
+
+    A packing's cost is summed like :func:`~coschedopt.pack.schedule.pack_cost`
+    does (numpy sum of its pack costs in order), so the choice agrees with the
+    recomputed objective.
+    """
+    members, alloc, pack_costs = _algorithm1_flat(instance.times, [pack for packing in packings for pack in packing])
+    bounds = np.cumsum([0, *(len(packing) for packing in packings)])
+    costs = [float(pack_costs[a:b].sum()) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    best = min(range(len(costs)), key=costs.__getitem__)  # first of the cheapest
+    sizes = np.cumsum([0, *(len(pack) for packing in packings for pack in packing)])
+    lo, hi = sizes[bounds[best]], sizes[bounds[best + 1]]
+    sigma = np.zeros(instance.n, dtype=np.intp)
+    sigma[members[lo:hi]] = alloc[lo:hi]
+    return best, sigma, costs
+
+
 def _best_of_runs(
     instance: PackInstance,
     runs: int,
-    make_packs: Callable[[int], Packs],
+    make_packs: Callable[[], Packs],
     deadline: Deadline,
     verbose: bool,
     label: str,
 ) -> Result:
-    """Run ``make_packs(r)`` for r = 0..runs-1, Algorithm 1 in each pack, keep the first cheapest."""
-    best_cost, best_packs, best_sigma, best_run = math.inf, None, None, 0
-    done = 0
+    """Draw ``runs`` packings with ``make_packs()``, Algorithm 1 in each pack, keep the first cheapest.
+
+    The packings are drawn first (the deadline is polled between them), then
+    allocated in one batched call of Algorithm 1.
+    """
+    packings: list[Packs] = []
     for r in range(runs):
         if r and deadline.expired():
             break
-        packs = make_packs(r)
-        sigma, costs = optimal_allocation_per_pack(instance.times, packs)
-        cost = float(costs.sum())
-        if verbose:
+        packings.append(make_packs())
+    best, sigma, costs = _best_packing(instance, packings)
+    if verbose:
+        for r, (packs, cost) in enumerate(zip(packings, costs, strict=True)):
             _log(verbose, f"{label}: run {r}: {len(packs)} packs, cost {cost:.6g}")
-        done += 1
-        if cost < best_cost:
-            best_cost, best_packs, best_sigma, best_run = cost, packs, sigma, r
-    assert best_packs is not None and best_sigma is not None
-    status = Status.FEASIBLE if done == runs else Status.TIME_LIMIT
-    stats = {"packs": len(best_packs), "runs": done, "best_run": best_run}
-    return Result(status, schedule=_schedule(instance, best_packs, best_sigma), lower_bound=None, stats=stats)
+    status = Status.FEASIBLE if len(packings) == runs else Status.TIME_LIMIT
+    stats = {"packs": len(packings[best]), "runs": len(packings), "best_run": best}
+    return Result(status, schedule=_schedule(instance, packings[best], sigma), lower_bound=None, stats=stats)
 
 
 def _runs_option(runs: Any, default: int) -> int:
@@ -560,15 +636,26 @@ def pack_by_pack_9(
         raise InputError(
             f"eps_values must be a non-empty list of numbers in [0, 1], got {eps_values!r}", where="eps_values"
         )
-    deadline = Deadline(time_limit)
-    res = _best_of_runs(
-        instance,
-        len(values),
-        lambda r: pack_by_pack_packs(instance.times, instance.k, float(values[r]))[0],
-        deadline,
-        verbose,
-        "pack-by-pack-9",
-    )
+    runs = pack_by_pack_runs(instance.times, instance.k, [float(e) for e in values], deadline=Deadline(time_limit))
+    distinct: dict[tuple, int] = {}  # eps values often give the same packs: allocate each packing once
+    packings: list[Packs] = []
+    run_of: list[int] = []  # run r -> its packing
+    done = [r for r, run in enumerate(runs) if run is not None]
+    for r in done:
+        packs = runs[r][0]  # type: ignore[index]
+        key = tuple(map(tuple, packs))
+        if key not in distinct:
+            distinct[key] = len(packings)
+            packings.append(packs)
+        run_of.append(distinct[key])
+    best, sigma, costs = _best_packing(instance, packings)
+    best_run = done[run_of.index(best)]  # the first eps reaching the least cost
+    if verbose:
+        for r, d in zip(done, run_of, strict=True):
+            _log(verbose, f"pack-by-pack-9: eps {values[r]}: {len(packings[d])} packs, cost {costs[d]:.6g}")
+    status = Status.FEASIBLE if len(done) == len(runs) else Status.TIME_LIMIT
+    stats = {"packs": len(packings[best]), "runs": len(done), "best_run": best_run, "distinct_packings": len(packings)}
+    res = Result(status, schedule=_schedule(instance, packings[best], sigma), lower_bound=None, stats=stats)
     res.stats["eps"] = float(values[res.stats["best_run"]])
     return res
 
@@ -614,7 +701,7 @@ def _random_pack(
 ) -> Result:
     rng = make_rng(seed)
     return _best_of_runs(
-        instance, runs, lambda r: random_pack_packs(instance.n, instance.k, rng), Deadline(time_limit), verbose, label
+        instance, runs, lambda: random_pack_packs(instance.n, instance.k, rng), Deadline(time_limit), verbose, label
     )
 
 
@@ -661,7 +748,7 @@ def _random_proc(
     return _best_of_runs(
         instance,
         runs,
-        lambda r: random_proc_packs(instance.times, instance.k, rng)[0],
+        lambda: random_proc_packs(instance.times, instance.k, rng)[0],
         Deadline(time_limit),
         verbose,
         label,

@@ -22,6 +22,7 @@ import coschedopt as cs
 from coschedopt.core import InputError, Status, get_method, make_rng
 from coschedopt.pack import (
     PackInstance,
+    PackSchedule,
     min_processors_single_pack,
     optimal_single_pack,
     pack_cost,
@@ -31,10 +32,12 @@ from coschedopt.pack.generate import random_pack_instance
 from coschedopt.pack.heuristics import (
     HEURISTIC_FUNCTIONS,
     HEURISTICS,
+    PACK_BY_PACK_EPS,
     make_pack,
     optimal_allocation_per_pack,
     pack_approx_packs,
     pack_by_pack_packs,
+    pack_by_pack_runs,
     random_pack_packs,
     random_proc_packs,
 )
@@ -227,6 +230,33 @@ def test_what_the_definitions_guarantee_between_heuristics(inst, seed):
     assert run["random-proc-9"].objective <= run["random-proc-1"].objective
 
 
+@settings(max_examples=100, deadline=None)
+@given(pack_instances(max_n=16, max_p=8), st.integers(0, 2**31 - 1))
+def test_best_of_nine_equals_nine_separate_runs(inst, seed):
+    """The -9 variants allocate all runs in one batched call: same choice as run by run."""
+
+    def separately(packings):
+        costs = []
+        for packs in packings:
+            sigma, pack_costs = optimal_allocation_per_pack(inst.times, packs)
+            costs.append(pack_cost(inst, PackSchedule.from_indices(inst, [[(i, sigma[i]) for i in b] for b in packs])))
+        best = costs.index(min(costs))
+        return best, costs[best]
+
+    rng = make_rng(seed)
+    expected = separately([random_pack_packs(inst.n, inst.k, rng) for _ in range(9)])
+    res = cs.solve(inst, "random-pack-9", seed=seed)
+    assert (res.stats["best_run"], res.objective) == expected
+    rng = make_rng(seed)
+    expected = separately([random_proc_packs(inst.times, inst.k, rng)[0] for _ in range(9)])
+    res = cs.solve(inst, "random-proc-9", seed=seed)
+    assert (res.stats["best_run"], res.objective) == expected
+    expected = separately([pack_by_pack_packs(inst.times, inst.k, eps)[0] for eps in PACK_BY_PACK_EPS])
+    res = cs.solve(inst, "pack-by-pack-9")
+    assert (res.stats["best_run"], res.objective) == expected
+    assert res.stats["eps"] == PACK_BY_PACK_EPS[expected[0]]
+
+
 # --------------------------------------------------------------------------------------
 # fast implementations == literal transcriptions
 # --------------------------------------------------------------------------------------
@@ -250,6 +280,20 @@ def test_pack_by_pack_equals_the_literal_text(inst, eps):
     assert_packs_partition(packs, inst.n, inst.k)
     for pack in packs:  # the packs were formed within p processors
         assert sum(sigma[i] for i in pack) <= inst.processors
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pack_instances(max_n=14, max_p=8),
+    st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]), min_size=1, max_size=9),
+)
+def test_pack_by_pack_runs_share_work_but_equal_separate_literal_runs(inst, eps_values):
+    runs = pack_by_pack_runs(inst.times, inst.k, eps_values)
+    for eps, run in zip(eps_values, runs, strict=True):
+        assert run is not None
+        packs, sigma = run
+        assert packs == literal_pack_by_pack(inst.times, inst.k, eps)
+        assert (packs, sigma) == pack_by_pack_packs(inst.times, inst.k, eps)
 
 
 @settings(max_examples=300, deadline=None)
@@ -481,10 +525,16 @@ def test_time_limit_returns_the_best_schedule_so_far():
     cut = cs.solve(inst, "pack-approx", time_limit=1e-9)
     assert cut.status is Status.TIME_LIMIT and cut.stats["stopped"] == "time_limit"
     validate_schedule(inst, cut.schedule)
-    for name in ("pack-by-pack-9", "random-pack-9", "random-proc-9"):
+    for name in ("random-pack-9", "random-proc-9"):
         res = cs.solve(inst, name, time_limit=1e-9)
         assert res.status is Status.TIME_LIMIT and res.stats["runs"] == 1
         validate_schedule(inst, res.schedule)
+    # the nine PACK-BY-PACK runs share their state until they disagree: the first to end stops them
+    inst = heavy_instance(60, 8, 4, seed=3)
+    assert cs.solve(inst, "pack-by-pack-9").stats["distinct_packings"] > 1
+    res = cs.solve(inst, "pack-by-pack-9", time_limit=1e-9)
+    assert res.status is Status.TIME_LIMIT and 1 <= res.stats["runs"] < 9
+    validate_schedule(inst, res.schedule)
 
 
 # --------------------------------------------------------------------------------------
@@ -514,7 +564,9 @@ def test_workload_iii_sized_fast_paths_equal_the_literal_ones():
     inst = heavy_instance(260, 32, 8, seed=12)
     packs, info = pack_approx_packs(inst.times, inst.k)
     assert (packs, info["cost"]) == literal_pack_approx(inst.times, inst.k)
-    assert pack_by_pack_packs(inst.times, inst.k, 0.5)[0] == literal_pack_by_pack(inst.times, inst.k, 0.5)
+    runs = pack_by_pack_runs(inst.times, inst.k, [0.1, 0.5, 0.9])
+    for eps, run in zip([0.1, 0.5, 0.9], runs, strict=True):
+        assert run is not None and run[0] == literal_pack_by_pack(inst.times, inst.k, eps)
 
 
 @pytest.mark.parametrize("name", HEURISTICS)
