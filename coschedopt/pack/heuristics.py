@@ -53,6 +53,8 @@ PACK_BY_PACK_EPS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 _BOUND_RTOL = 1e-12
 #: Eq. (2) as PackInstance checks it: work(j+1) >= work(j) (1 - 1e-9); doubled against round-off
 _EQ2_SLACK = 2e-9
+#: at most this many packs per batched call of Algorithm 1 when allocating several runs
+_BATCH_PACKS = 256
 #: PACK-APPROX polls its deadline every this many steps
 _DEADLINE_POLL = 32
 
@@ -497,21 +499,39 @@ def _finish(
 
 
 def _best_packing(instance: PackInstance, packings: Sequence[Packs]) -> tuple[int, np.ndarray, list[float]]:
-    """Algorithm 1 in every pack of every packing (one batched call): (first cheapest, its sigma, all costs).
+    """Algorithm 1 in every pack of every packing: (first cheapest packing, its sigma, every packing's cost).
 
+    Packings are allocated together, up to :data:`_BATCH_PACKS` packs per
+    numpy call: one call has a fixed cost that dominates for a few large packs
+    (PACK-BY-PACK, RANDOM-PACK with a large k), while very large calls (many
+    small packs, RANDOM-PROC) were measured slower than several smaller ones.
     A packing's cost is summed like :func:`~coschedopt.pack.schedule.pack_cost`
     does (numpy sum of its pack costs in order), so the choice agrees with the
     recomputed objective.
     """
-    members, alloc, pack_costs = _algorithm1_flat(instance.times, [pack for packing in packings for pack in packing])
-    bounds = np.cumsum([0, *(len(packing) for packing in packings)])
-    costs = [float(pack_costs[a:b].sum()) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-    best = min(range(len(costs)), key=costs.__getitem__)  # first of the cheapest
-    sizes = np.cumsum([0, *(len(pack) for packing in packings for pack in packing)])
-    lo, hi = sizes[bounds[best]], sizes[bounds[best + 1]]
-    sigma = np.zeros(instance.n, dtype=np.intp)
-    sigma[members[lo:hi]] = alloc[lo:hi]
-    return best, sigma, costs
+    costs: list[float] = []
+    best, best_cost, best_sigma = 0, math.inf, None
+    first = 0
+    while first < len(packings):
+        last, count = first + 1, len(packings[first])
+        while last < len(packings) and count + len(packings[last]) <= _BATCH_PACKS:
+            count += len(packings[last])
+            last += 1
+        batch = packings[first:last]
+        members, alloc, pack_costs = _algorithm1_flat(instance.times, [pack for packing in batch for pack in packing])
+        pack_bounds = np.cumsum([0, *(len(packing) for packing in batch)])
+        member_bounds = np.cumsum([0, *(len(pack) for packing in batch for pack in packing)])[pack_bounds]
+        for r in range(len(batch)):
+            cost = float(pack_costs[pack_bounds[r] : pack_bounds[r + 1]].sum())
+            costs.append(cost)
+            if cost < best_cost:
+                lo, hi = member_bounds[r], member_bounds[r + 1]
+                best, best_cost = first + r, cost
+                best_sigma = np.zeros(instance.n, dtype=np.intp)
+                best_sigma[members[lo:hi]] = alloc[lo:hi]
+        first = last
+    assert best_sigma is not None
+    return best, best_sigma, costs
 
 
 def _best_of_runs(

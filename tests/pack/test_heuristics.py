@@ -230,15 +230,11 @@ def test_what_the_definitions_guarantee_between_heuristics(inst, seed):
     assert run["random-proc-9"].objective <= run["random-proc-1"].objective
 
 
-@settings(max_examples=100, deadline=None)
-@given(pack_instances(max_n=16, max_p=8), st.integers(0, 2**31 - 1))
-def test_best_of_nine_equals_nine_separate_runs(inst, seed):
-    """The -9 variants allocate all runs in one batched call: same choice as run by run."""
-
+def assert_best_of_nine_equals_nine_separate_runs(inst: PackInstance, seed: int) -> None:
     def separately(packings):
         costs = []
         for packs in packings:
-            sigma, pack_costs = optimal_allocation_per_pack(inst.times, packs)
+            sigma, _ = optimal_allocation_per_pack(inst.times, packs)
             costs.append(pack_cost(inst, PackSchedule.from_indices(inst, [[(i, sigma[i]) for i in b] for b in packs])))
         best = costs.index(min(costs))
         return best, costs[best]
@@ -255,6 +251,19 @@ def test_best_of_nine_equals_nine_separate_runs(inst, seed):
     res = cs.solve(inst, "pack-by-pack-9")
     assert (res.stats["best_run"], res.objective) == expected
     assert res.stats["eps"] == PACK_BY_PACK_EPS[expected[0]]
+
+
+@settings(max_examples=100, deadline=None)
+@given(pack_instances(max_n=16, max_p=8), st.integers(0, 2**31 - 1))
+def test_best_of_nine_equals_nine_separate_runs(inst, seed):
+    """The -9 variants allocate their runs in batched calls: same choice as run by run."""
+    assert_best_of_nine_equals_nine_separate_runs(inst, seed)
+
+
+@pytest.mark.parametrize("k", [2, 32])
+def test_best_of_nine_equals_nine_separate_runs_over_several_batches(k):
+    """260 tasks: RANDOM-PROC makes ~150 packs a run, so its nine runs span several batched calls."""
+    assert_best_of_nine_equals_nine_separate_runs(random_pack_instance(260, 32, k, seed=8), seed=5)
 
 
 # --------------------------------------------------------------------------------------
