@@ -53,6 +53,10 @@ PACK_BY_PACK_EPS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 _BOUND_RTOL = 1e-12
 #: Eq. (2) as PackInstance checks it: work(j+1) >= work(j) (1 - 1e-9); doubled against round-off
 _EQ2_SLACK = 2e-9
+#: Algorithm 1 runs one heap per pack when (heap steps + this x packs) is at most _SMALL_ALGORITHM1:
+#: measured crossover with the batched numpy version (about 90 us of fixed cost)
+_SMALL_PACKS_COST = 10
+_SMALL_ALGORITHM1 = 80
 #: at most this many packs per batched call of Algorithm 1 when allocating several runs
 _BATCH_PACKS = 256
 #: PACK-APPROX polls its deadline every this many steps
@@ -91,7 +95,8 @@ def optimal_allocation_per_pack(times: np.ndarray, packs: Sequence[Sequence[int]
     generated, not masked out of the whole table.  A task alone in its pack
     gets all p processors without sorting.  If a profile rises somewhere
     (PackInstance tolerates Eq. (1) broken by a relative 1e-9), every pack
-    falls back to one heap.
+    falls back to one heap, and so do small cases (a few packs, a few dozen
+    heap steps), where numpy's fixed cost dominates.
 
     ``sigma[i]`` is 0 for a task in no pack.  O(k p) numpy work for the k
     tasks of the packs plus a sort of the N <= sum_b k_b q_b remaining pairs,
@@ -117,6 +122,8 @@ def _algorithm1_flat(times: np.ndarray, packs: Sequence[Sequence[int]]) -> tuple
         return members, members.copy(), np.zeros(0)
     if sizes.min() < 1 or sizes.max() > p:
         raise ValueError(f"every pack needs 1..p = {p} tasks, got sizes {sizes.min()}..{sizes.max()}")
+    if _SMALL_PACKS_COST * len(packs) + p * len(packs) - members.size <= _SMALL_ALGORITHM1:
+        return _algorithm1_heap_per_pack(times, packs, members)  # a few heap steps beat numpy's fixed cost
     starts = np.cumsum(sizes) - sizes
     alloc = np.ones(members.size, dtype=np.intp)
     extra = p - sizes  # q_b: the processors Algorithm 1 hands out in each pack

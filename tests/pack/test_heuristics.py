@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from contextlib import contextmanager
 from functools import cache
 
 import numpy as np
@@ -23,6 +24,7 @@ from coschedopt.core import InputError, Status, get_method, make_rng
 from coschedopt.pack import (
     PackInstance,
     PackSchedule,
+    heuristics,
     min_processors_single_pack,
     optimal_single_pack,
     pack_cost,
@@ -163,6 +165,17 @@ def heavy_instance(n: int, p: int, k: int, seed: int) -> PackInstance:
     return PackInstance(repair(t), k, name=f"heavy-{seed}")
 
 
+@contextmanager
+def batched_algorithm1():
+    """Force the numpy Algorithm 1 even where the heuristics would run one heap per pack (small cases)."""
+    saved = heuristics._SMALL_ALGORITHM1
+    heuristics._SMALL_ALGORITHM1 = -1
+    try:
+        yield
+    finally:
+        heuristics._SMALL_ALGORITHM1 = saved
+
+
 def assert_packs_partition(packs, n, k):
     flat = sorted(i for pack in packs for i in pack)
     assert flat == list(range(n))
@@ -241,14 +254,17 @@ def assert_best_of_nine_equals_nine_separate_runs(inst: PackInstance, seed: int)
 
     rng = make_rng(seed)
     expected = separately([random_pack_packs(inst.n, inst.k, rng) for _ in range(9)])
-    res = cs.solve(inst, "random-pack-9", seed=seed)
+    with batched_algorithm1():
+        res = cs.solve(inst, "random-pack-9", seed=seed)
     assert (res.stats["best_run"], res.objective) == expected
     rng = make_rng(seed)
     expected = separately([random_proc_packs(inst.times, inst.k, rng)[0] for _ in range(9)])
-    res = cs.solve(inst, "random-proc-9", seed=seed)
+    with batched_algorithm1():
+        res = cs.solve(inst, "random-proc-9", seed=seed)
     assert (res.stats["best_run"], res.objective) == expected
     expected = separately([pack_by_pack_packs(inst.times, inst.k, eps)[0] for eps in PACK_BY_PACK_EPS])
-    res = cs.solve(inst, "pack-by-pack-9")
+    with batched_algorithm1():
+        res = cs.solve(inst, "pack-by-pack-9")
     assert (res.stats["best_run"], res.objective) == expected
     assert res.stats["eps"] == PACK_BY_PACK_EPS[expected[0]]
 
@@ -325,7 +341,8 @@ def test_make_pack_equals_the_literal_algorithm_2(p, seed, data):
 @given(pack_instances(max_n=20, max_p=12), st.integers(0, 2**31 - 1))
 def test_batched_algorithm1_equals_optimal_single_pack_pack_by_pack(inst, seed):
     packs = random_pack_packs(inst.n, inst.k, make_rng(seed))
-    sigma, costs = optimal_allocation_per_pack(inst.times, packs)
+    with batched_algorithm1():
+        sigma, costs = optimal_allocation_per_pack(inst.times, packs)
     for b, pack in enumerate(packs):
         cost, alloc = optimal_single_pack(inst.times[pack], inst.processors)
         assert sigma[pack].tolist() == alloc
@@ -340,7 +357,8 @@ def test_batched_algorithm1_with_linear_speedup_profiles(p, works, seed):
     times = np.array(works, dtype=float)[:, None] / np.arange(1, p + 1)[None, :]
     k = min(p, n)
     packs = random_pack_packs(n, k, make_rng(seed))
-    sigma, costs = optimal_allocation_per_pack(times, packs)
+    with batched_algorithm1():
+        sigma, costs = optimal_allocation_per_pack(times, packs)
     for b, pack in enumerate(packs):
         cost, alloc = optimal_single_pack(times[pack], p)
         assert sigma[pack].tolist() == alloc
@@ -357,7 +375,8 @@ def test_batched_algorithm1_falls_back_on_profiles_within_the_tolerance_of_eq1()
     inst = PackInstance(times, 2)  # accepted
     assert optimal_single_pack(inst.times[[0, 1]], 4)[1] == [1, 3]
     for packs in ([[0, 1], [2]], [[1, 0], [2]], [[0, 2], [1]]):
-        sigma, costs = optimal_allocation_per_pack(inst.times, packs)
+        with batched_algorithm1():
+            sigma, costs = optimal_allocation_per_pack(inst.times, packs)
         for b, pack in enumerate(packs):
             cost, alloc = optimal_single_pack(inst.times[pack], 4)
             assert sigma[pack].tolist() == alloc and costs[b] == cost
@@ -366,12 +385,14 @@ def test_batched_algorithm1_falls_back_on_profiles_within_the_tolerance_of_eq1()
 def test_batched_algorithm1_on_tied_profiles_and_full_packs():
     times = repair(np.array([[6.0, 3.0, 3.0, 3.0], [6.0, 3.0, 2.0, 2.0], [6.0, 6.0, 6.0, 6.0], [1.0, 1.0, 1.0, 1.0]]))
     packs = [[0, 1], [2], [3]]
-    sigma, costs = optimal_allocation_per_pack(times, packs)
+    with batched_algorithm1():
+        sigma, costs = optimal_allocation_per_pack(times, packs)
     for b, pack in enumerate(packs):
         cost, alloc = optimal_single_pack(times[pack], 4)
         assert sigma[pack].tolist() == alloc and costs[b] == cost
     full = [[0, 1, 2, 3]]  # k = p: nobody gets a second processor
-    sigma, costs = optimal_allocation_per_pack(times, full)
+    with batched_algorithm1():
+        sigma, costs = optimal_allocation_per_pack(times, full)
     assert sigma.tolist() == [1, 1, 1, 1] and costs.tolist() == [6.0]
 
 
