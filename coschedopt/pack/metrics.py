@@ -53,7 +53,7 @@ def mean_response_time(instance: PackInstance, schedule: PackSchedule) -> float:
         for name, q in schedule.packs[b]:
             total += start + t[idx[name], q - 1]
         start += costs[b]
-    return total / instance.n
+    return float(total / instance.n)
 
 
 def relative_response_time(instance: PackInstance, schedule: PackSchedule) -> float:
