@@ -8,6 +8,7 @@
 
 from . import combos  # noqa: F401, I001  (ruff would merge the two family imports into one)
 from . import pack  # noqa: F401  (each family registers itself on import)
+from . import bench  # noqa: F401, I001  (after the families: the benchmark harness, `coschedopt bench`)
 from .core import (
     InputError,
     Result,

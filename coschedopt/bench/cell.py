@@ -1,0 +1,123 @@
+"""Running one cell in a worker: solve, measure, and turn any failure into a record.
+
+:func:`run_cell` is the only function that crosses a process (or Dask) boundary:
+it takes a plain dict (the instance as its JSON dict) and returns a plain dict,
+so it runs the same in a local worker process and on a remote Dask worker.  It
+never raises: an exception becomes an ``ERROR`` record carrying the message and
+the traceback, so the run goes on.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import json
+import math
+import os
+import socket
+import time
+import traceback
+from typing import Any
+
+
+def now_iso() -> str:
+    """The current UTC time, ISO 8601 with seconds."""
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def jsonable(data: Any) -> Any:
+    """``data`` with numpy scalars/arrays made plain and non-finite floats made ``None``."""
+    if isinstance(data, dict):
+        return {str(k): jsonable(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [jsonable(v) for v in data]
+    if hasattr(data, "tolist") and not isinstance(data, str | bytes):
+        return jsonable(data.tolist())
+    if isinstance(data, float) and not math.isfinite(data):
+        return None
+    if data is None or isinstance(data, str | int | float | bool):
+        return data
+    return str(data)
+
+
+def _finite(x: Any) -> float | None:
+    if x is None:
+        return None
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def failure_record(key: str, status: str, error: str, *, runtime_s: float | None = None, trace: str = "") -> dict:
+    """The record of a cell that produced no result (exception, crash, killed)."""
+    return {
+        "key": key,
+        "status": status,
+        "objective": None,
+        "lower_bound": None,
+        "runtime_s": runtime_s,
+        "error": error,
+        "traceback": trace,
+        "metrics": {},
+        "stats": {},
+        "schedule": None,
+        "worker": worker_name(),
+        "finished_at": now_iso(),
+    }
+
+
+def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
+    """Solve one cell with :func:`coschedopt.solve` and return its record (never raises).
+
+    ``payload`` holds ``key``, ``family``, ``instance`` (the instance's dict),
+    ``method``, ``seed``, ``options``, ``time_limit`` and ``modules`` (imported
+    first, so that families and methods defined outside coschedopt register
+    themselves in a fresh worker).
+    """
+    start = time.perf_counter()
+    try:
+        for mod in payload.get("modules", ()):
+            importlib.import_module(mod)
+        from ..core import get_family, instance_from_dict, solve
+
+        instance = instance_from_dict(payload["instance"])
+        res = solve(
+            instance,
+            payload["method"],
+            time_limit=payload.get("time_limit"),
+            seed=payload.get("seed"),
+            **payload.get("options", {}),
+        )
+        record = {
+            "key": payload["key"],
+            "status": res.status.value,
+            "objective": _finite(res.objective),
+            "lower_bound": _finite(res.lower_bound),
+            "runtime_s": res.runtime,
+            "error": res.message if res.status.value == "ERROR" else None,
+            "traceback": "",
+            "metrics": {},
+            "stats": jsonable(res.stats),
+            "schedule": None if res.schedule is None else jsonable(res.schedule.to_dict()),
+            "worker": worker_name(),
+            "finished_at": now_iso(),
+        }
+        fam = get_family(payload["family"])
+        if res.schedule is not None and fam.metrics is not None:
+            try:
+                record["metrics"] = jsonable(fam.metrics(instance, res.schedule))
+            except Exception as exc:  # a broken metric must not lose the solve
+                record["error"] = f"metrics failed: {type(exc).__name__}: {exc}"
+        json.dumps(record, allow_nan=False)  # fail here, inside the cell, if anything is not storable
+        return record
+    except Exception as exc:
+        return failure_record(
+            payload.get("key", "?"),
+            "ERROR",
+            f"{type(exc).__name__}: {exc}",
+            runtime_s=time.perf_counter() - start,
+            trace=traceback.format_exc(limit=20),
+        )

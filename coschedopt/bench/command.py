@@ -1,0 +1,100 @@
+"""``coschedopt bench run | export | report``: the command line of the harness.
+
+Registered with :func:`coschedopt.core.commands.register_command`; also runnable
+as ``python -m coschedopt.bench ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..core import InputError
+from ..core.commands import Command, register_command
+
+DEFAULT_DB = "results.sqlite"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="bench_command", metavar="{run,export,report}", required=True)
+
+    run = sub.add_parser(
+        "run",
+        help="run a suite (skips the cells already in the store)",
+        description="Run every cell of SUITE not yet in the result store, on local processes (default) or Dask. "
+        "Each cell is stored the moment it finishes; a killed run resumes where it stopped.",
+    )
+    run.add_argument("suite", metavar="SUITE", help="a bundled suite name (quick, paper-pack) or a suite .toml file")
+    run.add_argument("--workers", "-j", type=int, default=None, help="local worker processes (default: all cores)")
+    where = run.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (tcp://host:8786)")
+    where.add_argument("--dask-local", metavar="N", type=int, help="run on a Dask LocalCluster of N workers")
+    run.add_argument("--db", default=DEFAULT_DB, help=f"result store (SQLite; default {DEFAULT_DB})")
+    run.add_argument("--rerun", action="store_true", help="run every cell again, replacing stored results")
+    run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+    export = sub.add_parser("export", help="write the tidy result table (one row per cell)")
+    export.add_argument("--db", default=DEFAULT_DB, help=f"result store (default {DEFAULT_DB})")
+    export.add_argument("--suite", default=None, help="only this suite (default: every suite in the store)")
+    export.add_argument("--all", action="store_true", help="also cells no longer in their suite's current plan")
+    export.add_argument("-o", "--output", required=True, help="results.csv or results.parquet")
+
+    report = sub.add_parser("report", help="write report.md and report.html (figures embedded) from the table")
+    report.add_argument("--db", default=DEFAULT_DB, help=f"result store (default {DEFAULT_DB})")
+    report.add_argument("--suite", default=None, help="only this suite (default: every suite in the store)")
+    report.add_argument("-o", "--output", default="reports", help="output folder (default reports/)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch ``bench`` sub-commands; bad input is one line on stderr and exit code 2."""
+    try:
+        if args.bench_command == "run":
+            from .runner import run_suite
+
+            summary = run_suite(
+                args.suite,
+                db=args.db,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                dask_local=args.dask_local,
+                rerun=args.rerun,
+                progress=not args.quiet,
+            )
+            print(summary, file=sys.stderr)
+            return 0
+        if args.bench_command == "export":
+            from .table import result_table, write_table
+
+            table = result_table(args.db, suite=args.suite, planned_only=not args.all)
+            path = write_table(table, args.output)
+            print(f"{len(table.rows)} rows -> {path}", file=sys.stderr)
+            return 0
+        if args.bench_command == "report":
+            from .report import write_report
+
+            paths = write_report(args.db, args.output, suite=args.suite)
+            print(f"report -> {paths['markdown']} and {paths['html']}", file=sys.stderr)
+            return 0
+    except InputError as exc:
+        print(f"coschedopt bench {args.bench_command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"coschedopt bench {args.bench_command}: interrupted; finished cells are stored", file=sys.stderr)
+        return 130
+    raise AssertionError(f"unknown bench command {args.bench_command!r}")
+
+
+COMMAND = register_command(
+    Command(
+        name="bench",
+        help="benchmark harness: run suites (locally or on Dask), export the result table, write reports",
+        add_arguments=add_arguments,
+        run=run,
+    )
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="coschedopt bench", description=COMMAND.help)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

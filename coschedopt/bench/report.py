@@ -1,0 +1,671 @@
+"""``bench report``: a Markdown report and a standalone HTML page, drawn only from the tidy table.
+
+For every suite in the store:
+
+* headline: per instance group, how often the optimum is proven and the best
+  heuristic's gap to it (or, where no optimum is proven, to the best certified bound);
+* one figure per metric (for ``paper-pack``: relative cost, packing ratio, relative
+  response time, the paper's Figures 2-5) against the size key ``x`` (``k``), one
+  panel per instance group, one line per heuristic, the optimum as a dashed black
+  line where it is proven for every instance at that ``x``;
+* mean running time per method and group (the paper's Table 1);
+* gap to the optimum (mean / max per method and ``x``), and the certified gap bound
+  where the optimum is unknown;
+* status counts, the failed cells (``ERROR``, ``TIME_LIMIT``) with their messages,
+  consistency checks (no objective below a certified bound), and each run's provenance.
+
+The Markdown file links the figures as PNG files next to it; the HTML page embeds
+them (base64), so it can be mailed or archived as one file.  The table itself is
+written next to them as ``results.csv``.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+import os
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .store import ResultStore
+from .suite import default_label
+from .table import REL_TOL, ResultTable, result_table, write_table
+
+# --------------------------------------------------------------------------- document model
+
+
+@dataclass
+class Table:
+    headers: list[str]
+    rows: list[list[str]]
+    caption: str = ""
+
+
+@dataclass
+class Figure:
+    png: bytes
+    filename: str
+    caption: str
+
+
+@dataclass
+class Section:
+    title: str
+    level: int = 2
+    blocks: list[Any] = field(default_factory=list)  # str (paragraph) | Table | Figure
+
+
+def _fmt(x: Any, digits: int = 4) -> str:
+    if x is None:
+        return "–"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            return "–"
+        return f"{x:.{digits}g}"
+    return str(x)
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.2f}%"
+
+
+def _ms(seconds: Iterable[float]) -> str:
+    vals = [s for s in seconds if s is not None]
+    if not vals:
+        return "–"
+    m = 1000 * statistics.fmean(vals)
+    return f"{m:.3g}" if m < 1000 else f"{m:,.0f}"
+
+
+def _sort_key(v: Any) -> tuple:
+    return (0, v, "") if isinstance(v, int | float) else (1, 0, str(v))
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+def infer_x(table: ResultTable, rows: list[dict[str, Any]], config: dict[str, Any]) -> str | None:
+    """The size key to plot against: ``[report] x`` if given, else the one varying most within groups."""
+    x = config.get("x")
+    if x in table.size_columns:
+        return x
+    best, best_count = None, 1
+    for col in table.size_columns:
+        per_group: dict[str, set] = defaultdict(set)
+        for r in rows:
+            per_group[r["group"]].add(r[col])
+        count = max((len(v) for v in per_group.values()), default=0)
+        if count > best_count:
+            best, best_count = col, count
+    return best
+
+
+def _is_optimal_row(r: dict[str, Any]) -> bool:
+    return (
+        r["exact"]
+        and r["status"] == "OPTIMAL"
+        and r["objective"] is not None
+        and r["best_known_proven"]
+        and abs(r["objective"] - r["best_known"]) <= REL_TOL * max(1.0, abs(r["best_known"]))
+    )
+
+
+def optimum_metric(rows: list[dict[str, Any]], metric: str) -> float | None:
+    """Mean of ``metric`` over the instances of ``rows`` at their proven optimum (``None`` unless
+    every instance has one); the optimum's metric is that of the first exact method reaching it."""
+    per_instance: dict[str, float | None] = {}
+    for r in rows:
+        per_instance.setdefault(r["instance_id"], None)
+        if per_instance[r["instance_id"]] is None and _is_optimal_row(r) and r.get(metric) is not None:
+            per_instance[r["instance_id"]] = r[metric]
+    vals = list(per_instance.values())
+    if not vals or any(v is None for v in vals):
+        return None
+    return statistics.fmean(vals)  # type: ignore[arg-type]
+
+
+def _mean(vals: Iterable[float | None]) -> float | None:
+    v = [x for x in vals if x is not None]
+    return statistics.fmean(v) if v else None
+
+
+def _max(vals: Iterable[float | None]) -> float | None:
+    v = [x for x in vals if x is not None]
+    return max(v) if v else None
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def metric_figure(
+    rows: list[dict[str, Any]], groups: list[str], metric: str, x: str, labels: list[str], colors: dict[str, Any]
+) -> bytes:
+    """PNG: ``metric`` against ``x``, one panel per group, one line per label, the optimum dashed."""
+    from matplotlib.figure import Figure as MplFigure
+    from matplotlib.ticker import MaxNLocator
+
+    ncols = len(groups)
+    fig = MplFigure(figsize=(4.4 * ncols + 1.6, 3.6), dpi=110, layout="constrained")
+    axes = fig.subplots(1, ncols, squeeze=False)[0]
+    markers = "osD^v<>pPX*h"
+    for ax, group in zip(axes, groups, strict=True):
+        grows = [r for r in rows if r["group"] == group]
+        xs = sorted({r[x] for r in grows if r[x] is not None}, key=_sort_key)
+        numeric = all(isinstance(v, int | float) for v in xs)
+        pos = {v: (v if numeric else i) for i, v in enumerate(xs)}
+        for i, label in enumerate(labels):
+            pts = []
+            for v in xs:
+                m = _mean(r.get(metric) for r in grows if r["method_label"] == label and r[x] == v)
+                if m is not None:
+                    pts.append((pos[v], m))
+            if pts:
+                ax.plot(
+                    *zip(*pts, strict=True),
+                    marker=markers[i % len(markers)],
+                    ms=4,
+                    lw=1.2,
+                    color=colors[label],
+                    label=label,
+                )
+        opt = [(pos[v], optimum_metric([r for r in grows if r[x] == v], metric)) for v in xs]
+        opt = [(a, b) for a, b in opt if b is not None]
+        if opt:
+            ax.plot(*zip(*opt, strict=True), "k--", lw=1.4, label="optimum")
+        ax.set_title(group, fontsize=10)
+        ax.set_xlabel(x)
+        ax.set_ylabel(metric.replace("_", " "))
+        if not numeric:
+            ax.set_xticks(list(pos.values()), [str(v) for v in xs])
+        elif all(isinstance(v, int) for v in xs):
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(alpha=0.3)
+    handles, names = [], []
+    for ax in axes:
+        for h, n in zip(*ax.get_legend_handles_labels(), strict=True):
+            if n not in names:
+                handles.append(h)
+                names.append(n)
+    if handles:
+        fig.legend(handles, names, loc="outside right center", fontsize=8, frameon=False)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _ordered(values: Iterable[Any]) -> list[Any]:
+    return sorted(set(values), key=_sort_key)
+
+
+def _config_order(config: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Group names and method labels in the order the suite file declares them."""
+    groups = [b.get("group", b.get("generator", "files")) for b in config.get("instances", []) if isinstance(b, dict)]
+    labels = [
+        b.get("label", default_label(b.get("name", ""), b.get("options", {})))
+        for b in config.get("methods", [])
+        if isinstance(b, dict)
+    ]
+    return list(dict.fromkeys(groups)), list(dict.fromkeys(labels))
+
+
+def _in_order(values: Iterable[str], order: list[str]) -> list[str]:
+    """``values`` (deduplicated) sorted by their position in ``order``, unknown ones last."""
+    rank = {v: i for i, v in enumerate(order)}
+    seen = list(dict.fromkeys(values))
+    return sorted(seen, key=lambda v: (rank.get(v, len(order)), seen.index(v)))
+
+
+def suite_sections(
+    table: ResultTable, suite: str, config: dict[str, Any], runs: list[dict[str, Any]], slug: str
+) -> list[Section]:
+    rows = table.where(suite=suite)
+    report_cfg = config.get("report", {})
+    head = config.get("suite", {})
+    group_order, label_order = _config_order(config)
+    groups = _in_order((r["group"] for r in rows), group_order)
+    x = infer_x(table, rows, report_cfg)
+    heuristics = _in_order((r["method_label"] for r in rows if not r["exact"]), label_order)
+    exacts = _in_order((r["method_label"] for r in rows if r["exact"]), label_order)
+    plotted = heuristics or exacts
+    palette = [
+        "#1f77b4",
+        "#ff7f0e",
+        "#2ca02c",
+        "#d62728",
+        "#9467bd",
+        "#8c564b",
+        "#e377c2",
+        "#7f7f7f",
+        "#bcbd22",
+        "#17becf",
+    ]
+    colors = {label: palette[i % len(palette)] for i, label in enumerate(plotted)}
+    captions = report_cfg.get("captions", {})
+    out: list[Section] = []
+
+    title = report_cfg.get("title") or f"Suite `{suite}`"
+    intro = Section(title, level=2)
+    if head.get("description"):
+        intro.blocks.append(str(head["description"]).strip())
+    counts: dict[str, int] = defaultdict(int)
+    for r in rows:
+        counts[r["status"]] += 1
+    n_inst = len({(r["group"], r["instance_id"]) for r in rows})
+    intro.blocks.append(
+        f"{len(rows)} cells: {n_inst} instances in {len(groups)} group(s) x {len(heuristics)} heuristic(s) "
+        f"and {len(exacts)} exact method(s) with their seeds; "
+        + ", ".join(f"{counts[s]} {s}" for s in sorted(counts))
+        + (f". Figures are drawn against `{x}`." if x else ".")
+    )
+    out.append(intro)
+
+    # headline: optimum vs best heuristic, per group
+    hl = Table(
+        [
+            "group",
+            "instances",
+            "optimum proven",
+            "best heuristic",
+            "mean gap to optimum",
+            "max gap to optimum",
+            "mean certified gap bound",
+        ],
+        [],
+        caption="Per group: the heuristic with the smallest mean gap to the proven optimum (instances where it is "
+        "proven), or to the best certified lower bound where it is not.",
+    )
+    for g in groups:
+        grows = [r for r in rows if r["group"] == g]
+        insts = {r["instance_id"] for r in grows}
+        proven = {r["instance_id"] for r in grows if r["best_known_proven"]}
+        best_label, best_mean, best_max, best_bound = None, None, None, None
+        for label in heuristics:
+            lr = [r for r in grows if r["method_label"] == label]
+            if not lr:
+                continue
+            if proven:
+                m = _mean(r["gap_to_best"] for r in lr if r["best_known_proven"])
+                if m is not None and (best_mean is None or m < best_mean):
+                    best_label, best_mean = label, m
+                    best_max = _max(r["gap_to_best"] for r in lr if r["best_known_proven"])
+                    best_bound = _mean(r["gap_to_bound"] for r in lr)
+            else:
+                m = _mean(r["gap_to_bound"] for r in lr)
+                if m is not None and (best_bound is None or m < best_bound):
+                    best_label, best_bound = label, m
+        hl.rows.append(
+            [
+                g,
+                str(len(insts)),
+                f"{len(proven)}/{len(insts)}",
+                best_label or "–",
+                _pct(best_mean),
+                _pct(best_max),
+                _pct(best_bound),
+            ]
+        )
+    out.append(Section("Headline: optimum vs best heuristic", 3, [hl]))
+
+    # figures
+    metrics = [m for m in report_cfg.get("metrics", table.metric_columns) if m in table.metric_columns]
+    if x and metrics and plotted:
+        fsec = Section("Figures", 3)
+        for metric in metrics:
+            if not any(r.get(metric) is not None for r in rows):
+                continue
+            png = metric_figure(rows, groups, metric, x, plotted, colors)
+            caption = (
+                f"{metric.replace('_', ' ').capitalize()} against {x}, one line per "
+                + ("heuristic" if heuristics else "method")
+                + " (mean over instances and seeds); dashed black: the optimum where proven for every instance."
+            )
+            if metric in captions:
+                caption += f" {captions[metric]}"
+            fsec.blocks.append(Figure(png, f"{slug}-{metric}.png", caption))
+        out.append(fsec)
+
+    # running times (Table 1)
+    rt = Table(
+        ["method", "exact", *groups],
+        [],
+        caption="Mean running time in milliseconds per method and group"
+        + (f" ({captions['runtime']})" if "runtime" in captions else "")
+        + ".",
+    )
+    for label in heuristics + exacts:
+        lr = [r for r in rows if r["method_label"] == label]
+        rt.rows.append(
+            [
+                label,
+                "yes" if lr[0]["exact"] else "no",
+                *[_ms(r["runtime_s"] for r in lr if r["group"] == g) for g in groups],
+            ]
+        )
+    out.append(Section("Running times", 3, [rt]))
+
+    # gaps to the optimum, per method and x
+    gsec = Section("Gap to the optimum", 3)
+    gsec.blocks.append(
+        "Relative gap (objective - optimum) / optimum, mean / max over the instances (and seeds) whose optimum is "
+        "proven by an exact method. Where no optimum is proven, the certified bound (objective - best lower bound) "
+        "/ best lower bound is given instead: the true gap is at most that."
+    )
+    for g in groups:
+        grows = [r for r in rows if r["group"] == g]
+        xs = _ordered(r[x] for r in grows) if x else ["all"]
+        at = (lambda r, v: r[x] == v) if x else (lambda r, v: True)
+        for kind, col, flag in (("optimum", "gap_to_best", True), ("certified bound", "gap_to_bound", False)):
+            t = Table(
+                [f"method \\ {x or ''}", *[_fmt(v) for v in xs]], [], caption=f"{g}: gap to the {kind}, mean / max"
+            )
+            any_value = False
+            for label in heuristics + exacts:
+                cells = []
+                for v in xs:
+                    sel = [
+                        r[col]
+                        for r in grows
+                        if r["method_label"] == label
+                        and at(r, v)
+                        and bool(r["best_known_proven"]) == flag
+                        and r[col] is not None
+                    ]
+                    if sel:
+                        any_value = True
+                        cells.append(f"{_pct(_mean(sel))} / {_pct(_max(sel))}")
+                    else:
+                        cells.append("–")
+                if any(c != "–" for c in cells):
+                    t.rows.append([label, *cells])
+            if any_value:
+                gsec.blocks.append(t)
+    out.append(gsec)
+
+    # status counts
+    statuses = _ordered(r["status"] for r in rows)
+    st = Table(["method", *statuses], [], caption="Cells per method and status.")
+    for label in heuristics + exacts:
+        st.rows.append(
+            [label, *[str(sum(1 for r in rows if r["method_label"] == label and r["status"] == s)) for s in statuses]]
+        )
+    out.append(Section("Statuses", 3, [st]))
+
+    # failed cells
+    failed = [r for r in rows if r["status"] in ("ERROR", "TIME_LIMIT")]
+    fsec = Section("Failed cells", 3)
+    if failed:
+        ft = Table(
+            [
+                "group",
+                "instance",
+                *([x] if x else []),
+                "method",
+                "seed",
+                "status",
+                "objective",
+                "lower bound",
+                "runtime (s)",
+                "error",
+            ],
+            [],
+            caption="Cells that raised (ERROR) or stopped at their time limit (TIME_LIMIT, with the best "
+            "objective and bound they reached).",
+        )
+        for r in failed:
+            err = (r["error"] or "").replace("\n", " ")
+            ft.rows.append(
+                [
+                    r["group"],
+                    r["instance"],
+                    *([_fmt(r[x])] if x else []),
+                    r["method_label"],
+                    str(r["seed"]),
+                    r["status"],
+                    _fmt(r["objective"], 8),
+                    _fmt(r["lower_bound"], 8),
+                    _fmt(r["runtime_s"], 3),
+                    err[:300] + ("..." if len(err) > 300 else ""),
+                ]
+            )
+        fsec.blocks.append(ft)
+    else:
+        fsec.blocks.append("None: every cell finished with a result.")
+    out.append(fsec)
+
+    # checks
+    csec = Section("Consistency checks", 3)
+    below = [
+        r
+        for r in rows
+        if r["objective"] is not None
+        and r["best_bound"] is not None
+        and r["objective"] < r["best_bound"] - REL_TOL * max(1.0, abs(r["best_bound"]))
+    ]
+    disagree = [
+        r
+        for r in rows
+        if r["exact"]
+        and r["status"] == "OPTIMAL"
+        and r["best_known_proven"]
+        and r["objective"] is not None
+        and not _is_optimal_row(r)
+    ]
+    if not below and not disagree:
+        csec.blocks.append(
+            "Passed: no objective lies below a certified lower bound, and every exact method that "
+            "claims an optimum agrees with the best proven value (relative tolerance 1e-6)."
+        )
+    else:
+        ct = Table(["problem", "group", "instance", "method", "objective", "best bound", "best known"], [])
+        for r in below:
+            ct.rows.append(
+                [
+                    "objective below a certified bound",
+                    r["group"],
+                    r["instance"],
+                    r["method_label"],
+                    _fmt(r["objective"], 10),
+                    _fmt(r["best_bound"], 10),
+                    _fmt(r["best_known"], 10),
+                ]
+            )
+        for r in disagree:
+            ct.rows.append(
+                [
+                    "claimed optimum differs",
+                    r["group"],
+                    r["instance"],
+                    r["method_label"],
+                    _fmt(r["objective"], 10),
+                    _fmt(r["best_bound"], 10),
+                    _fmt(r["best_known"], 10),
+                ]
+            )
+        csec.blocks.append("FAILED: these cells contradict each other; a method is wrong.")
+        csec.blocks.append(ct)
+    out.append(csec)
+
+    # provenance
+    pt = Table(
+        [
+            "run",
+            "started",
+            "ended",
+            "status",
+            "executor",
+            "host",
+            "cells run",
+            "failed",
+            "coschedopt",
+            "git commit",
+            "solvers",
+        ],
+        [],
+        caption="Runs of this suite in the store (ended '–': killed).",
+    )
+    for run in runs:
+        versions = json.loads(run["versions"] or "{}")
+        solvers = ", ".join(
+            f"{k} {v}" for k, v in versions.items() if v and k in ("highspy", "pyomo", "pulp", "ortools")
+        )
+        pt.rows.append(
+            [
+                str(run["run_id"]),
+                run["started_at"],
+                run["ended_at"] or "–",
+                run["status"],
+                run["executor"],
+                run["host"] or "–",
+                _fmt(run["cells_done"]),
+                _fmt(run["cells_failed"]),
+                run["package_version"] or "–",
+                (run["git_commit"] or "–")[:19],
+                solvers,
+            ]
+        )
+    out.append(Section("Provenance", 3, [pt]))
+    return out
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def _md_cell(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(title: str, preamble: list[str], sections: list[Section], figure_dir: str) -> str:
+    lines = [f"# {title}", ""]
+    for p in preamble:
+        lines += [p, ""]
+    for sec in sections:
+        lines += [f"{'#' * sec.level} {sec.title}", ""]
+        for b in sec.blocks:
+            if isinstance(b, str):
+                lines += [b, ""]
+            elif isinstance(b, Table):
+                if b.caption:
+                    lines += [f"*{b.caption}*", ""]
+                lines.append("| " + " | ".join(_md_cell(h) for h in b.headers) + " |")
+                lines.append("|" + "|".join("---" for _ in b.headers) + "|")
+                lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in b.rows]
+                lines.append("")
+            elif isinstance(b, Figure):
+                lines += [f"![{b.caption}]({figure_dir}/{b.filename})", "", f"*{b.caption}*", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 1200px; margin: 2em auto;
+       padding: 0 1em; color: #222; line-height: 1.45; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+th { background: #f2f2f2; }
+caption { caption-side: top; text-align: left; font-style: italic; padding-bottom: 0.3em; }
+figure { margin: 1em 0 2em; }
+figure img { max-width: 100%; }
+figcaption { font-style: italic; font-size: 0.9em; }
+code { background: #f5f5f5; padding: 0 0.2em; }
+"""
+
+
+def _inline(text: str) -> str:
+    """Escape, then render `code` spans."""
+    parts = html.escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def render_html(title: str, preamble: list[str], sections: list[Section]) -> str:
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{_inline(title)}</h1>",
+    ]
+    out += [f"<p>{_inline(p)}</p>" for p in preamble]
+    for sec in sections:
+        out.append(f"<h{sec.level}>{_inline(sec.title)}</h{sec.level}>")
+        for b in sec.blocks:
+            if isinstance(b, str):
+                out.append(f"<p>{_inline(b)}</p>")
+            elif isinstance(b, Table):
+                out.append("<table>")
+                if b.caption:
+                    out.append(f"<caption>{_inline(b.caption)}</caption>")
+                out.append("<thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in b.headers) + "</tr></thead>")
+                out.append("<tbody>")
+                for row in b.rows:
+                    out.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>")
+                out.append("</tbody></table>")
+            elif isinstance(b, Figure):
+                data = base64.b64encode(b.png).decode("ascii")
+                out.append(
+                    f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(b.caption)}">'
+                    f"<figcaption>{_inline(b.caption)}</figcaption></figure>"
+                )
+    out += ["</body>", "</html>", ""]
+    return "\n".join(out)
+
+
+def _slug(s: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in s).strip("-") or "suite"
+
+
+def write_report(db: str | os.PathLike, out_dir: str | os.PathLike, *, suite: str | None = None) -> dict[str, Path]:
+    """Write ``report.md``, ``report.html``, ``figures/*.png`` and ``results.csv`` into ``out_dir``.
+
+    Returns the paths written.  Every number comes from :func:`.table.result_table`.
+    """
+    store = ResultStore(db, create=False)
+    try:
+        table = result_table(store, suite=suite)
+        suites = [suite] if suite else list(dict.fromkeys(r["suite"] for r in table.rows))
+        configs = {s: store.latest_suite_config(s) for s in suites}
+        runs = {s: [r for r in store.runs() if r["suite"] == s] for s in suites}
+    finally:
+        store.close()
+    out = Path(out_dir)
+    figdir = out / "figures"
+    figdir.mkdir(parents=True, exist_ok=True)
+    sections: list[Section] = []
+    for s in suites:
+        sections += suite_sections(table, s, configs[s], runs[s], _slug(s))
+    title = "coschedopt benchmark report" + (f": {suites[0]}" if len(suites) == 1 else "")
+    preamble = [
+        f"Result store `{Path(db).name}`: {len(table.rows)} cells of {len(suites)} suite(s). Every number and figure "
+        "below is computed from the tidy table `results.csv` written next to this report (`coschedopt bench export`)."
+    ]
+    if not table.rows:
+        preamble.append("The store holds no finished cell yet.")
+    paths: dict[str, Path] = {}
+    for sec in sections:
+        for b in sec.blocks:
+            if isinstance(b, Figure):
+                p = figdir / b.filename
+                p.write_bytes(b.png)
+                paths[b.filename] = p
+    paths["csv"] = write_table(table, out / "results.csv")
+    md = out / "report.md"
+    md.write_text(render_markdown(title, preamble, sections, "figures"), encoding="utf-8")
+    page = out / "report.html"
+    page.write_text(render_html(title, preamble, sections), encoding="utf-8")
+    paths["markdown"], paths["html"] = md, page
+    return paths

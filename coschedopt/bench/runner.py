@@ -1,0 +1,141 @@
+"""``bench run``: expand a suite, skip the cells already stored, run the rest, store each at once.
+
+The parent process is the only writer of the result store; every record is
+committed the moment it arrives (see :mod:`.store`).  Order of work: exact
+methods and long time limits first, so the slow cells do not all end up at the
+tail of the run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from .cell import now_iso
+from .executors import DaskExecutor, LocalPool
+from .progress import ProgressBar, format_duration
+from .provenance import collect_provenance
+from .store import ResultStore
+from .suite import Suite, load_suite
+
+FAILED_STATUSES = ("ERROR", "TIME_LIMIT")
+
+
+def default_workers() -> int:
+    """The processors this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+@dataclass
+class RunSummary:
+    run_id: int
+    suite: str
+    db: Path
+    planned: int
+    skipped: int
+    done: int
+    failed: int
+    seconds: float
+    executor: str
+
+    def __str__(self) -> str:
+        return (
+            f"suite {self.suite!r}: {self.done} cells run, {self.skipped} already in {self.db}, "
+            f"{self.failed} failed (ERROR or TIME_LIMIT), {format_duration(self.seconds)} on {self.executor}"
+        )
+
+
+def run_suite(
+    suite: str | os.PathLike | Suite,
+    *,
+    db: str | os.PathLike = "results.sqlite",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+    rerun: bool = False,
+    progress: bool = True,
+    stream: TextIO | None = None,
+    command: str | None = None,
+) -> RunSummary:
+    """Run every cell of ``suite`` not yet in the store ``db`` (all of them with ``rerun``).
+
+    Cells run on ``workers`` local processes by default, on the Dask cluster at
+    ``scheduler`` (``tcp://host:port``), or on a Dask LocalCluster of
+    ``dask_local`` workers.  Returns the counts; the results are in ``db``.
+    """
+    import time
+
+    if scheduler and dask_local:
+        from ..core import InputError
+
+        raise InputError("give --scheduler or --dask-local, not both", where="--scheduler")
+    s = suite if isinstance(suite, Suite) else load_suite(suite)
+    stream = stream if stream is not None else sys.stderr
+    store = ResultStore(db)
+    try:
+        cells = sorted(s.cells, key=lambda c: (not c.exact, -(c.time_limit or 0)))
+        store.save_plan(s)
+        finished = set() if rerun else store.finished_keys(c.key for c in cells)
+        todo = [c for c in cells if c.key not in finished]
+        if scheduler or dask_local:
+            executor: Any = DaskExecutor(address=scheduler, local_workers=dask_local)
+        else:
+            executor = LocalPool(workers or default_workers(), s.worker_modules())
+        provenance = collect_provenance()
+        command = command if command is not None else " ".join(sys.argv)
+        run_id = store.start_run(s, provenance, executor.description, command)
+        store.update_run(run_id, cells_planned=len(cells), cells_skipped=len(finished), cells_done=0, cells_failed=0)
+        by_key = {c.key: c for c in todo}
+        instances = s.instance_by_id()
+        modules = s.worker_modules()
+        payloads = []
+        for c in todo:
+            p = c.payload(instances[c.instance_id].data, modules)
+            p["kill_after"] = c.kill_after
+            payloads.append(p)
+        bar = ProgressBar(len(cells), skipped=len(finished), label=f"{s.name} ", stream=stream)
+        done = failed = 0
+        start = time.monotonic()
+        status = "interrupted"
+        try:
+            if progress:
+                bar.draw(force=True)
+            for record in executor.run(payloads):
+                if record is None:
+                    if progress:
+                        bar.draw()
+                    continue
+                cell = by_key[record["key"]]
+                store.record_cell(cell, instances[cell.instance_id].source, record, run_id)
+                done += 1
+                bad = record["status"] in FAILED_STATUSES
+                failed += bad
+                if done % 20 == 0 or bad:
+                    store.update_run(run_id, cells_done=done, cells_failed=failed)
+                if progress:
+                    bar.update(done=1, failed=int(bad))
+            status = "finished"
+        finally:
+            executor.close(kill=status != "finished")
+            if progress:
+                bar.close()
+            store.update_run(run_id, cells_done=done, cells_failed=failed, ended_at=now_iso(), status=status)
+        return RunSummary(
+            run_id=run_id,
+            suite=s.name,
+            db=Path(db),
+            planned=len(cells),
+            skipped=len(finished),
+            done=done,
+            failed=failed,
+            seconds=time.monotonic() - start,
+            executor=executor.description,
+        )
+    finally:
+        store.close()

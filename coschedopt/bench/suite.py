@@ -1,0 +1,618 @@
+"""Benchmark suites: TOML files that declare instances x methods x seeds, expanded into cells.
+
+A suite names one problem family, the instances (built by a registered generator
+with given parameters and seeds, or read from instance files), the methods with
+their options and seeds, and the per-cell time limit.  :func:`load_suite` checks
+every key and value once, at the boundary, and raises a single
+:class:`~coschedopt.core.InputError` naming the file, the key path and the value;
+nothing runs before the whole suite is known to be good.
+
+Format (every key but ``family``, ``instances`` and ``methods`` is optional)::
+
+    [suite]
+    name = "quick"                 # default: the file name without .toml
+    description = "..."
+    family = "pack"                # a registered kind
+    time_limit = 20                # seconds per cell, for every method without its own
+    kill_after = 70                # local pool only: kill a cell still running after this
+    plugins = ["my.family"]        # modules to import first (families defined elsewhere)
+
+    [[instances]]                  # built by a generator ...
+    group = "Workload-II"          # label of the set in tables and figures
+    generator = "workload-ii"      # a name in coschedopt.core.commands.GENERATORS
+    params = { }                   # keyword arguments of the generator, as given
+    grid = { max_pack_size = [2, 4, 8] }   # one instance per combination of these lists
+    seeds = [0]                    # instance seeds (default [0])
+
+    [[instances]]                  # ... or read from files (paths relative to the suite file)
+    group = "mine"
+    files = ["instances/a.json", "instances/b.json"]
+
+    [[methods]]
+    name = "branch-and-price"      # a registered method of the family
+    label = "B&P"                  # name in tables and figures (default: name + options)
+    options = { }                  # keyword options of the method
+    seeds = [0, 1, 2]              # method seeds (default [0])
+    time_limit = 60                # overrides [suite] time_limit
+    when = { k = { max = 2 }, group = ["Workload-I"] }   # only instances that fit
+
+    [report]                       # optional: how `bench report` draws this suite
+    x = "k"                        # a size key of the family's describe(); default: inferred
+    metrics = ["relative_cost"]    # metric columns to plot (default: all the family's metrics)
+    title = "..."
+    captions = { relative_cost = "paper Figure 2" }
+
+``when`` keys are the family's ``describe(instance)`` keys (for packs ``n``, ``p``,
+``k``) or ``group``; a value is a number or string (equality), a list (membership)
+or a table with ``min`` and/or ``max``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import inspect
+import itertools
+import json
+import math
+import os
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..core import InputError, get_family, get_method, load_instance
+from ..core.commands import GENERATORS
+
+#: keys allowed in each table of a suite file (anything else is a typo and refused)
+_TOP_KEYS = {"suite", "instances", "methods", "report"}
+_SUITE_KEYS = {"name", "description", "family", "time_limit", "kill_after", "plugins"}
+_INSTANCE_KEYS = {"group", "generator", "params", "grid", "seeds", "files"}
+_METHOD_KEYS = {"name", "label", "options", "seeds", "time_limit", "kill_after", "when"}
+_REPORT_KEYS = {"x", "metrics", "title", "captions"}
+
+
+def bundled_suites_dir() -> Path:
+    """The suites shipped inside the package (``coschedopt/models/suites``; the repository's
+    ``models/suites`` is a link to the same folder)."""
+    return Path(str(resources.files("coschedopt") / "models" / "suites"))
+
+
+def bundled_suites() -> list[str]:
+    """Names of the suites shipped with the package, e.g. ``["paper-pack", "quick"]``."""
+    d = bundled_suites_dir()
+    return sorted(p.stem for p in d.glob("*.toml")) if d.is_dir() else []
+
+
+def resolve_suite_path(suite: str | os.PathLike) -> Path:
+    """``suite`` as a path if it names a file, else a bundled suite name (``quick``)."""
+    p = Path(suite)
+    if p.is_file():
+        return p
+    if p.suffix != ".toml" and p.name == str(suite):
+        bundled = bundled_suites_dir() / f"{suite}.toml"
+        if bundled.is_file():
+            return bundled
+    known = ", ".join(bundled_suites()) or "none"
+    raise InputError(f"no suite file or bundled suite named {str(suite)!r}; bundled suites: {known}", where="SUITE")
+
+
+@dataclass(frozen=True)
+class InstanceEntry:
+    """One instance of the suite, already built and described."""
+
+    group: str
+    instance: Any
+    instance_id: str
+    data: dict[str, Any]
+    size: dict[str, Any]
+    source: dict[str, Any]
+    seed: int | None
+
+
+@dataclass(frozen=True)
+class MethodEntry:
+    name: str
+    label: str
+    exact: bool
+    options: dict[str, Any]
+    seeds: tuple[int, ...]
+    time_limit: float | None
+    kill_after: float | None
+    when: dict[str, Any]
+    module: str
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One unit of work: (family, instance, method, seed, options, time limit) of a suite."""
+
+    key: str
+    suite: str
+    family: str
+    group: str
+    instance_id: str
+    instance_name: str
+    instance_seed: int | None
+    method: str
+    label: str
+    exact: bool
+    seed: int
+    options: dict[str, Any]
+    time_limit: float | None
+    kill_after: float | None
+
+    def payload(self, instance_data: dict[str, Any], modules: list[str]) -> dict[str, Any]:
+        """What a worker needs to run this cell (plain, picklable data)."""
+        return {
+            "key": self.key,
+            "family": self.family,
+            "instance": instance_data,
+            "method": self.method,
+            "seed": self.seed,
+            "options": self.options,
+            "time_limit": self.time_limit,
+            "modules": modules,
+        }
+
+
+@dataclass
+class Suite:
+    """A parsed, checked suite: its instances, methods and the cells they span."""
+
+    name: str
+    path: Path
+    family: str
+    description: str
+    text: str
+    config: dict[str, Any]
+    plugins: list[str]
+    instances: list[InstanceEntry] = field(default_factory=list)
+    methods: list[MethodEntry] = field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+    @property
+    def report_config(self) -> dict[str, Any]:
+        return dict(self.config.get("report", {}))
+
+    def worker_modules(self) -> list[str]:
+        """Modules a worker imports before running a cell: the plugins and the methods' modules."""
+        mods = ["coschedopt", *self.plugins, *(m.module for m in self.methods)]
+        return list(dict.fromkeys(mods))
+
+    def instance_by_id(self) -> dict[str, InstanceEntry]:
+        return {e.instance_id: e for e in self.instances}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def canonical_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False, default=_json_default)
+
+
+def _json_default(x: Any) -> Any:
+    if hasattr(x, "item"):  # numpy scalar
+        return x.item()
+    if hasattr(x, "tolist"):  # numpy array
+        return x.tolist()
+    raise TypeError(f"not JSON-able: {type(x).__name__}")
+
+
+def digest(data: Any, length: int = 16) -> str:
+    return hashlib.sha256(canonical_json(data).encode()).hexdigest()[:length]
+
+
+class _Where:
+    """Builds located errors: ``file: key.path: message``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def error(self, key: str, message: str) -> InputError:
+        return InputError(message, where=f"{self.path}: {key}" if key else str(self.path))
+
+
+def _check_keys(table: Any, allowed: set[str], key: str, w: _Where) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise w.error(key, f"expected a table, got {table!r}")
+    for k, v in table.items():
+        if k not in allowed:
+            prefix = f"{key}." if key else ""
+            raise w.error(f"{prefix}{k}", f"unknown key {k!r} = {v!r}; allowed: {', '.join(sorted(allowed))}")
+    return table
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return (isinstance(v, int | float) and not isinstance(v, bool)) and math.isfinite(v)
+
+
+def _seconds(v: Any, key: str, w: _Where) -> float:
+    if not _is_number(v) or v <= 0:
+        raise w.error(key, f"expected a positive number of seconds, got {v!r}")
+    return float(v)
+
+
+def _seeds(v: Any, key: str, w: _Where) -> tuple[int, ...]:
+    if _is_int(v):
+        v = [v]
+    if not isinstance(v, list) or not v or not all(_is_int(s) and s >= 0 for s in v):
+        raise w.error(key, f"expected a non-empty list of non-negative integers, got {v!r}")
+    if len(set(v)) != len(v):
+        raise w.error(key, f"duplicate seeds in {v!r}")
+    return tuple(v)
+
+
+def _string(v: Any, key: str, w: _Where) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise w.error(key, f"expected a non-empty string, got {v!r}")
+    return v
+
+
+def _generator_params(gen_name: str) -> dict[str, argparse.Action]:
+    parser = argparse.ArgumentParser(add_help=False)
+    GENERATORS[gen_name].add_arguments(parser)
+    return {a.dest: a for a in parser._actions if a.dest != argparse.SUPPRESS}
+
+
+def _check_param(action: argparse.Action, value: Any, key: str, w: _Where) -> None:
+    """Check a generator parameter against what its ``--option`` accepts on the command line."""
+    many = action.nargs in ("+", "*") or _is_int(action.nargs)
+    if many:
+        if not isinstance(value, list) or (action.nargs == "+" and not value):
+            raise w.error(key, f"expected a list, got {value!r}")
+        values = value
+    else:
+        values = [value]
+    if isinstance(action, argparse._StoreTrueAction | argparse._StoreFalseAction):
+        if not isinstance(value, bool):
+            raise w.error(key, f"expected true or false, got {value!r}")
+        return
+    for v in values:
+        if action.type is int and not _is_int(v):
+            raise w.error(key, f"expected an integer, got {v!r}")
+        if action.type is float and not _is_number(v):
+            raise w.error(key, f"expected a number, got {v!r}")
+        if action.type in (None, str) and not isinstance(v, str | int | float):
+            raise w.error(key, f"expected a string or number, got {v!r}")
+        if action.choices is not None and v not in action.choices:
+            raise w.error(key, f"{v!r} is not one of {list(action.choices)!r}")
+
+
+def _check_when(when: Any, key: str, w: _Where) -> dict[str, Any]:
+    if not isinstance(when, dict):
+        raise w.error(key, f"expected a table such as {{ k = {{ max = 2 }} }}, got {when!r}")
+    for k, cond in when.items():
+        if isinstance(cond, dict):
+            _check_keys(cond, {"min", "max"}, f"{key}.{k}", w)
+            for bound, v in cond.items():
+                if not _is_number(v):
+                    raise w.error(f"{key}.{k}.{bound}", f"expected a number, got {v!r}")
+        elif not isinstance(cond, str | int | float | list) or isinstance(cond, bool):
+            raise w.error(f"{key}.{k}", f"expected a value, a list or {{ min, max }}, got {cond!r}")
+    return when
+
+
+def matches_when(when: dict[str, Any], group: str, size: dict[str, Any]) -> bool:
+    """Whether an instance (its group and ``describe()``) satisfies a method's ``when`` filter."""
+    for k, cond in when.items():
+        value = group if k == "group" else size.get(k)
+        if value is None:
+            return False
+        if isinstance(cond, dict):
+            if "min" in cond and not value >= cond["min"]:
+                return False
+            if "max" in cond and not value <= cond["max"]:
+                return False
+        elif isinstance(cond, list):
+            if value not in cond:
+                return False
+        elif value != cond:
+            return False
+    return True
+
+
+def default_label(name: str, options: dict[str, Any]) -> str:
+    """A method's name in tables and figures when its suite entry gives no ``label``."""
+    if not options:
+        return name
+    return f"{name}({', '.join(f'{k}={v}' for k, v in sorted(options.items()))})"
+
+
+def _import_plugins(plugins: Any, w: _Where) -> list[str]:
+    if not isinstance(plugins, list) or not all(isinstance(p, str) for p in plugins):
+        raise w.error("suite.plugins", f"expected a list of module names, got {plugins!r}")
+    for i, mod in enumerate(plugins):
+        try:
+            importlib.import_module(mod)
+        except ImportError as exc:
+            raise w.error(f"suite.plugins[{i}]", f"cannot import module {mod!r}: {exc}") from None
+    return list(plugins)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def load_suite(suite: str | os.PathLike) -> Suite:
+    """Read, check and expand a suite (a bundled name such as ``quick`` or a path).
+
+    Every instance is built here (generators run, files are read) so that a bad
+    parameter is reported before anything runs.  Raises one
+    :class:`~coschedopt.core.InputError` naming the file, the key and the value.
+    """
+    path = resolve_suite_path(suite)
+    w = _Where(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise w.error("", f"cannot read: {exc}") from None
+    try:
+        config = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise w.error("", f"malformed TOML: {exc}") from None
+    return parse_suite(config, path=path, text=text)
+
+
+def parse_suite(config: dict[str, Any], *, path: Path, text: str = "") -> Suite:
+    """Check a suite already read from TOML (``path`` locates errors and relative files)."""
+    w = _Where(path)
+    _check_keys(config, _TOP_KEYS, "", w)
+    head = _check_keys(config.get("suite", {}), _SUITE_KEYS, "suite", w)
+    plugins = _import_plugins(head.get("plugins", []), w)
+    if "family" not in head:
+        raise w.error("suite.family", "missing key 'family' (the problem family, e.g. \"pack\")")
+    family_kind = _string(head["family"], "suite.family", w)
+    try:
+        family = get_family(family_kind)
+    except InputError as exc:
+        raise w.error("suite.family", exc.message) from None
+    name = _string(head.get("name", path.stem), "suite.name", w)
+    description = head.get("description", "")
+    if not isinstance(description, str):
+        raise w.error("suite.description", f"expected a string, got {description!r}")
+    default_limit = _seconds(head["time_limit"], "suite.time_limit", w) if "time_limit" in head else None
+    default_kill = _seconds(head["kill_after"], "suite.kill_after", w) if "kill_after" in head else None
+
+    report = _check_keys(config.get("report", {}), _REPORT_KEYS, "report", w)
+    if "x" in report:
+        _string(report["x"], "report.x", w)
+    if "metrics" in report and (
+        not isinstance(report["metrics"], list) or not all(isinstance(m, str) for m in report["metrics"])
+    ):
+        raise w.error("report.metrics", f"expected a list of metric names, got {report['metrics']!r}")
+    if "captions" in report and not isinstance(report["captions"], dict):
+        raise w.error("report.captions", f"expected a table of metric = caption, got {report['captions']!r}")
+
+    suite = Suite(
+        name=name,
+        path=path,
+        family=family_kind,
+        description=description,
+        text=text,
+        config=config,
+        plugins=plugins,
+    )
+
+    blocks = config.get("instances")
+    if not isinstance(blocks, list) or not blocks:
+        raise w.error("instances", f"expected at least one [[instances]] table, got {blocks!r}")
+    seen: set[tuple[str, str]] = set()
+    for i, block in enumerate(blocks):
+        for entry in _expand_instances(block, f"instances[{i}]", family, path, w):
+            if (entry.instance_id, entry.group) in seen:
+                continue  # the same instance twice in one group counts once
+            seen.add((entry.instance_id, entry.group))
+            suite.instances.append(entry)
+
+    mblocks = config.get("methods")
+    if not isinstance(mblocks, list) or not mblocks:
+        raise w.error("methods", f"expected at least one [[methods]] table, got {mblocks!r}")
+    labels: dict[str, tuple[int, MethodEntry]] = {}
+    for j, block in enumerate(mblocks):
+        m = _parse_method(block, f"methods[{j}]", family_kind, default_limit, default_kill, w)
+        if m.label in labels:  # one label, one (method, options): entries may split a method's `when`
+            i, other = labels[m.label]
+            if (other.name, other.options) != (m.name, m.options):
+                raise w.error(
+                    f"methods[{j}].label",
+                    f"label {m.label!r} already names methods[{i}] ({other.name} with options {other.options!r})",
+                )
+        labels.setdefault(m.label, (j, m))
+        suite.methods.append(m)
+
+    owner: dict[str, int] = {}
+    for e in suite.instances:
+        for j, m in enumerate(suite.methods):
+            if not matches_when(m.when, e.group, e.size):
+                continue
+            for s in m.seeds:
+                key_data = [name, family_kind, e.group, e.instance_id, m.name, s, m.options, m.time_limit]
+                key = digest(key_data, 32)
+                if key in owner:
+                    raise w.error(
+                        f"methods[{j}]",
+                        f"repeats methods[{owner[key]}] ({m.name}, seed {s}, same options and time limit) "
+                        f"on instance {getattr(e.instance, 'name', e.instance_id)!r}; narrow one 'when'",
+                    )
+                owner[key] = j
+                suite.cells.append(
+                    Cell(
+                        key=key,
+                        suite=name,
+                        family=family_kind,
+                        group=e.group,
+                        instance_id=e.instance_id,
+                        instance_name=str(getattr(e.instance, "name", e.instance_id)),
+                        instance_seed=e.seed,
+                        method=m.name,
+                        label=m.label,
+                        exact=m.exact,
+                        seed=s,
+                        options=m.options,
+                        time_limit=m.time_limit,
+                        kill_after=m.kill_after,
+                    )
+                )
+    if not suite.cells:
+        raise w.error("methods", "no cell to run: every method's 'when' filter excludes every instance")
+    return suite
+
+
+def _describe(family: Any, instance: Any) -> dict[str, Any]:
+    if family.describe is None:
+        return {}
+    return {k: (v.item() if hasattr(v, "item") else v) for k, v in family.describe(instance).items()}
+
+
+def _entry(family: Any, group: str, instance: Any, source: dict[str, Any], seed: int | None) -> InstanceEntry:
+    data = instance.to_dict()
+    data = json.loads(canonical_json(data))
+    return InstanceEntry(
+        group=group,
+        instance=instance,
+        instance_id=digest(data),
+        data=data,
+        size=_describe(family, instance),
+        source=source,
+        seed=seed,
+    )
+
+
+def _expand_instances(block: Any, key: str, family: Any, path: Path, w: _Where) -> list[InstanceEntry]:
+    block = _check_keys(block, _INSTANCE_KEYS, key, w)
+    has_gen, has_files = "generator" in block, "files" in block
+    if has_gen == has_files:
+        raise w.error(key, "give exactly one of 'generator' (with params/grid/seeds) or 'files'")
+    out: list[InstanceEntry] = []
+    if has_files:
+        for k in ("params", "grid", "seeds"):
+            if k in block:
+                raise w.error(f"{key}.{k}", f"'{k}' only goes with 'generator', not with 'files' (got {block[k]!r})")
+        files = block["files"]
+        if isinstance(files, str):
+            files = [files]
+        if not isinstance(files, list) or not files or not all(isinstance(f, str) for f in files):
+            raise w.error(f"{key}.files", f"expected a list of instance file paths, got {block['files']!r}")
+        group = _string(block.get("group", "files"), f"{key}.group", w)
+        for i, f in enumerate(files):
+            fp = Path(f) if Path(f).is_absolute() else path.parent / f
+            try:
+                inst = load_instance(fp)
+            except InputError as exc:
+                raise w.error(f"{key}.files[{i}]", f"{f!r}: {exc}") from None
+            if getattr(inst, "kind", None) != family.kind:
+                raise w.error(
+                    f"{key}.files[{i}]", f"{f!r} is a {getattr(inst, 'kind', '?')!r} instance, not {family.kind!r}"
+                )
+            out.append(_entry(family, group, inst, {"file": str(f)}, None))
+        return out
+
+    gen_name = _string(block["generator"], f"{key}.generator", w)
+    if gen_name not in GENERATORS:
+        raise w.error(f"{key}.generator", f"unknown generator {gen_name!r}; known: {', '.join(sorted(GENERATORS))}")
+    group = _string(block.get("group", gen_name), f"{key}.group", w)
+    actions = _generator_params(gen_name)
+    params = block.get("params", {})
+    if not isinstance(params, dict):
+        raise w.error(f"{key}.params", f"expected a table of generator parameters, got {params!r}")
+    grid = block.get("grid", {})
+    if not isinstance(grid, dict):
+        raise w.error(f"{key}.grid", f"expected a table of parameter = [values], got {grid!r}")
+    for where, table in (("params", params), ("grid", grid)):
+        for p, v in table.items():
+            pkey = f"{key}.{where}.{p}"
+            if p == "seed":
+                raise w.error(pkey, f"give instance seeds with 'seeds = [...]', not as a parameter (got {v!r})")
+            if p not in actions:
+                known = ", ".join(sorted(actions))
+                raise w.error(pkey, f"generator {gen_name!r} has no parameter {p!r} (got {v!r}); known: {known}")
+            if where == "grid":
+                if not isinstance(v, list) or not v:
+                    raise w.error(pkey, f"expected a non-empty list of values, got {v!r}")
+                for idx, x in enumerate(v):
+                    _check_param(actions[p], x, f"{pkey}[{idx}]", w)
+            else:
+                _check_param(actions[p], v, pkey, w)
+    both = set(params) & set(grid)
+    if both:
+        p = sorted(both)[0]
+        raise w.error(f"{key}.grid.{p}", f"parameter {p!r} is given in both params and grid")
+    for p, a in actions.items():
+        if a.required and p not in params and p not in grid:
+            raise w.error(f"{key}.params.{p}", f"generator {gen_name!r} needs parameter {p!r}")
+    defaults = {p: a.default for p, a in actions.items() if p not in params and p not in grid}
+    if "files" in params and isinstance(params["files"], list):  # paths relative to the suite file
+        params = dict(params, files=[str(f if Path(f).is_absolute() else path.parent / f) for f in params["files"]])
+    seeds = _seeds(block.get("seeds", [0]), f"{key}.seeds", w)
+    names = list(grid)
+    for combo in itertools.product(*(grid[n] for n in names)):
+        values = dict(zip(names, combo, strict=True))
+        for s in seeds:
+            kwargs = {**defaults, **params, **values}
+            try:
+                inst = GENERATORS[gen_name].make(**kwargs, seed=s)
+            except InputError as exc:
+                shown = ", ".join(f"{k} = {v!r}" for k, v in {**params, **values}.items())
+                raise w.error(key, f"generator {gen_name!r} with {shown}, seed = {s}: {exc}") from None
+            except (TypeError, ValueError) as exc:
+                shown = ", ".join(f"{k} = {v!r}" for k, v in {**params, **values}.items())
+                raise w.error(key, f"generator {gen_name!r} refused {shown}, seed = {s}: {exc}") from None
+            source = {"generator": gen_name, "params": {**params, **values}, "seed": s}
+            out.append(_entry(family, group, inst, source, s))
+    return out
+
+
+def _parse_method(
+    block: Any, key: str, family: str, default_limit: float | None, default_kill: float | None, w: _Where
+) -> MethodEntry:
+    block = _check_keys(block, _METHOD_KEYS, key, w)
+    if "name" not in block:
+        raise w.error(f"{key}.name", "missing key 'name' (a registered method of the family)")
+    name = _string(block["name"], f"{key}.name", w)
+    try:
+        m = get_method(family, name)
+    except InputError as exc:
+        raise w.error(f"{key}.name", exc.message) from None
+    options = block.get("options", {})
+    if not isinstance(options, dict):
+        raise w.error(f"{key}.options", f"expected a table of method options, got {options!r}")
+    params = inspect.signature(m.func).parameters
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    for opt, v in options.items():
+        if opt in ("time_limit", "seed", "verbose"):
+            raise w.error(f"{key}.options.{opt}", f"{opt!r} is a method key, not an option (got {v!r})")
+        if not takes_any and opt not in params:
+            known = ", ".join(p for p in params if p not in ("instance", "time_limit", "seed", "verbose")) or "none"
+            raise w.error(f"{key}.options.{opt}", f"method {name!r} has no option {opt!r} (got {v!r}); known: {known}")
+    label = _string(block.get("label", default_label(name, options)), f"{key}.label", w)
+    time_limit = _seconds(block["time_limit"], f"{key}.time_limit", w) if "time_limit" in block else default_limit
+    if "kill_after" in block:
+        kill_after: float | None = _seconds(block["kill_after"], f"{key}.kill_after", w)
+    elif default_kill is not None:
+        kill_after = default_kill
+    else:
+        kill_after = None if time_limit is None else 2 * time_limit + 30
+    if kill_after is not None and time_limit is not None and kill_after < time_limit:
+        raise w.error(f"{key}.kill_after", f"kill_after = {kill_after!r} is shorter than time_limit = {time_limit!r}")
+    when = _check_when(block.get("when", {}), f"{key}.when", w)
+    return MethodEntry(
+        name=name,
+        label=label,
+        exact=m.exact,
+        options=dict(options),
+        seeds=_seeds(block.get("seeds", [0]), f"{key}.seeds", w),
+        time_limit=time_limit,
+        kill_after=kill_after,
+        when=when,
+        module=m.func.__module__,
+    )

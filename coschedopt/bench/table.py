@@ -1,0 +1,200 @@
+"""The tidy result table: one row per finished cell, the single source of every report.
+
+Columns, in order: the fixed ones of :data:`LEADING`, the family's size keys
+(``describe()``, for packs ``n``, ``p``, ``k``), then :data:`MIDDLE`, the family's
+metrics (for packs ``relative_cost``, ``packing_ratio``,
+``relative_response_time``, ``packs``), then :data:`TRAILING`.
+
+Reference values per instance (over every stored cell of that instance, all
+suites and runs; objectives are minimised):
+
+* ``best_known`` -- the best objective proven optimal by an exact method
+  (``best_known_proven`` = true); when no exact method proved an optimum, the best
+  objective any method found (``best_known_proven`` = false);
+* ``gap_to_best`` = (objective - best_known) / best_known;
+* ``best_bound`` -- the largest certified lower bound of any cell (an optimum is
+  its own bound); ``gap_to_bound`` = (objective - best_bound) / best_bound is a
+  certified upper bound on the gap to the optimum, even when it is unknown.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core import InputError
+from .store import ResultStore
+
+LEADING = ("suite", "group", "family", "instance", "instance_id", "instance_seed")
+MIDDLE = (
+    "method",
+    "method_label",
+    "exact",
+    "seed",
+    "options",
+    "time_limit",
+    "status",
+    "objective",
+    "lower_bound",
+    "best_known",
+    "best_known_proven",
+    "gap_to_best",
+    "best_bound",
+    "gap_to_bound",
+)
+TRAILING = ("runtime_s", "error", "worker", "finished_at", "run_id", "cell_key")
+
+#: relative tolerance when comparing objectives of different methods (solver round-off)
+REL_TOL = 1e-6
+
+
+@dataclass
+class ResultTable:
+    """Rows (dicts) and the roles of their columns."""
+
+    columns: list[str]
+    rows: list[dict[str, Any]]
+    size_columns: list[str] = field(default_factory=list)
+    metric_columns: list[str] = field(default_factory=list)
+
+    def where(self, **equal: Any) -> list[dict[str, Any]]:
+        return [r for r in self.rows if all(r.get(k) == v for k, v in equal.items())]
+
+
+def _relative_gap(value: float | None, reference: float | None) -> float | None:
+    if value is None or reference is None:
+        return None
+    if reference == 0:
+        return 0.0 if value == 0 else None
+    return (value - reference) / abs(reference)
+
+
+def reference_values(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per instance_id: best proven optimum, best objective found, best certified bound."""
+    refs: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        ref = refs.setdefault(r["instance_id"], {"proven": None, "found": None, "bound": None})
+        obj, lb = r["objective"], r["lower_bound"]
+        if obj is not None:
+            if r["exact"] and r["status"] == "OPTIMAL":
+                ref["proven"] = obj if ref["proven"] is None else min(ref["proven"], obj)
+            ref["found"] = obj if ref["found"] is None else min(ref["found"], obj)
+        if lb is not None:
+            ref["bound"] = lb if ref["bound"] is None else max(ref["bound"], lb)
+    return refs
+
+
+def result_table(
+    db: str | os.PathLike | ResultStore, *, suite: str | None = None, planned_only: bool = True
+) -> ResultTable:
+    """The tidy table of the store ``db`` (one suite, or every suite), see the module docstring.
+
+    ``planned_only`` keeps the cells of each suite's latest expansion; cells left
+    over from an older version of a suite file stay in the store but not here.
+    """
+    store = db if isinstance(db, ResultStore) else ResultStore(db, create=False)
+    try:
+        raw = store.cell_rows(suite=suite, planned_only=planned_only)
+        # references are computed over every stored cell of the instance, whatever its suite
+        all_rows = raw if suite is None and not planned_only else store.cell_rows(planned_only=False)
+    finally:
+        if store is not db:
+            store.close()
+    refs = reference_values(all_rows)
+    size_cols: list[str] = []
+    metric_cols: list[str] = []
+    rows = []
+    for r in raw:
+        size = json.loads(r["size"])
+        metrics = json.loads(r["metrics"])
+        for k in size:
+            if k not in size_cols:
+                size_cols.append(k)
+        for k in metrics:
+            if k not in metric_cols:
+                metric_cols.append(k)
+        ref = refs[r["instance_id"]]
+        proven = ref["proven"] is not None
+        best = ref["proven"] if proven else ref["found"]
+        row = {
+            "suite": r["suite"],
+            "group": r["instance_group"],
+            "family": r["family"],
+            "instance": r["instance_name"],
+            "instance_id": r["instance_id"],
+            "instance_seed": r["instance_seed"],
+            **size,
+            "method": r["method"],
+            "method_label": r["method_label"],
+            "exact": bool(r["exact"]),
+            "seed": r["seed"],
+            "options": r["options"],
+            "time_limit": r["time_limit"],
+            "status": r["status"],
+            "objective": r["objective"],
+            "lower_bound": r["lower_bound"],
+            "best_known": best,
+            "best_known_proven": proven if best is not None else None,
+            "gap_to_best": _relative_gap(r["objective"], best),
+            "best_bound": ref["bound"],
+            "gap_to_bound": _relative_gap(r["objective"], ref["bound"]),
+            **metrics,
+            "runtime_s": r["runtime_s"],
+            "error": r["error"],
+            "worker": r["worker"],
+            "finished_at": r["finished_at"],
+            "run_id": r["run_id"],
+            "cell_key": r["cell_key"],
+        }
+        rows.append(row)
+    size_cols = [c for c in size_cols if c not in LEADING + MIDDLE + TRAILING]
+    metric_cols = [c for c in metric_cols if c not in LEADING + MIDDLE + TRAILING and c not in size_cols]
+    columns = [*LEADING, *size_cols, *MIDDLE, *metric_cols, *TRAILING]
+    for row in rows:
+        for c in columns:
+            row.setdefault(c, None)
+    return ResultTable(columns=columns, rows=rows, size_columns=size_cols, metric_columns=metric_cols)
+
+
+def _csv_value(v: Any) -> Any:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return repr(v) if math.isfinite(v) else ""
+    return v
+
+
+def write_table(table: ResultTable, path: str | os.PathLike) -> Path:
+    """Write the table as CSV (``.csv``) or Parquet (``.parquet``, needs pyarrow), atomically."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in (".csv", ".parquet"):
+        raise InputError(f"output must end in .csv or .parquet, got {str(path)!r}", where="-o")
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(f".{p.name}.tmp")
+    try:
+        if suffix == ".csv":
+            with tmp.open("w", newline="", encoding="utf-8") as fh:
+                w = csv.DictWriter(fh, fieldnames=table.columns)
+                w.writeheader()
+                for row in table.rows:
+                    w.writerow({c: _csv_value(row[c]) for c in table.columns})
+        else:
+            try:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+            except ImportError:
+                raise InputError(
+                    "writing Parquet needs pyarrow (pip install pyarrow); or write .csv", where="-o"
+                ) from None
+            data = {c: [row[c] for row in table.rows] for c in table.columns}
+            pq.write_table(pa.table(data), tmp)
+        os.replace(tmp, p)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return p
