@@ -63,8 +63,8 @@ _erfc = np.frompyfunc(math.erfc, 1, 1)
 
 
 def normal_cdf(z: np.ndarray) -> np.ndarray:
-    """Phi(z), standard normal CDF, exact to double precision via erfc."""
-    return _erfc(-np.asarray(z, dtype=float) / math.sqrt(2.0)).astype(float)
+    """Phi(z) = erfc(-z / sqrt 2) / 2, standard normal CDF, exact to double precision via erfc."""
+    return 0.5 * _erfc(-np.asarray(z, dtype=float) / math.sqrt(2.0)).astype(float)
 
 
 def normal_pdf(z: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ import coschedopt as cs
 from coschedopt.combos import CombosSchedule, makespan, trivial_lower_bound, validate_schedule
 from coschedopt.combos.generate import random_combos_instance
 from coschedopt.combos.lp import dual_bound, solve_lp_highspy, solve_lp_pyomo
+from coschedopt.combos.search import acquisition_values, normal_cdf, normal_pdf
 from coschedopt.core import InputError, Status
 
 from .strategies import arbitrary_monotone_instance, combos_instances
@@ -186,3 +187,22 @@ def test_result_to_dict_round_trips_the_schedule():
     back = CombosSchedule.from_dict(inst, d["schedule"])
     assert back == res.schedule
     assert cs.core.schedule_from_dict(inst, d) == res.schedule
+
+
+def test_normal_cdf_pdf_and_acquisitions_match_the_standard_library():
+    from statistics import NormalDist
+
+    z = np.array([-40.0, -8.0, -1.0, 0.0, 0.5, 3.0, 9.0])
+    nd = NormalDist()
+    assert normal_cdf(z) == pytest.approx([nd.cdf(v) for v in z], rel=1e-12, abs=1e-15)  # NormalDist: erf, 1e-16 abs
+    assert normal_cdf(np.array([-8.0]))[0] == pytest.approx(6.220960574271785e-16, rel=1e-9)  # tail via erfc
+    assert normal_pdf(z) == pytest.approx([nd.pdf(v) for v in z], rel=1e-12, abs=1e-300)
+    mean, sigma, best = np.array([0.7, 1.3, 1.0]), np.array([0.2, 0.1, 0.0]), 1.1
+    zs = (mean[:2] - best) / sigma[:2]
+    assert acquisition_values("pi", mean, sigma, best).tolist() == pytest.approx(
+        [nd.cdf(zs[0]), nd.cdf(zs[1]), 0.0], rel=1e-12)
+    ei = acquisition_values("ei", mean, sigma, best)
+    for j in range(2):
+        assert ei[j] == pytest.approx((mean[j] - best) * nd.cdf(zs[j]) + sigma[j] * nd.pdf(zs[j]), rel=1e-12)
+        assert ei[j] > 0  # EI of an unknown combination is always positive
+    assert ei[2] == pytest.approx(-0.1)
