@@ -1,0 +1,87 @@
+"""Cost levels of the set-partitioning formulation and the processor counts they require.
+
+A pack that finishes by time tau needs, for each of its tasks, the least processor
+count j with t(i, j) <= tau (times are non-increasing, Eq. (1)):
+
+    m_i(tau) = 1 + #{j : t(i, j) > tau},   infinite when t(i, p) > tau.
+
+A set S of at most k tasks fits at level tau when sum_{i in S} m_i(tau) <= p, and
+the cheapest level at which it fits is its optimal pack cost (this is the binary
+search of :func:`coschedopt.pack.single_pack.min_processors_single_pack`).  Only the
+distinct values t(i, j) can be optimal pack costs, so they are the levels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: above this many (level, task) entries the table of m_i(tau) is computed row by row on demand
+FULL_TABLE_LIMIT = 30_000_000
+
+
+class LevelTable:
+    """The distinct times tau_0 < ... < tau_{L-1} and m_i(tau_l) for every task and level.
+
+    ``m(l)[i]`` is m_i(tau_l), with ``p + 1`` standing for "cannot finish by tau_l".
+    The full (L, n) table is kept when it has at most :data:`FULL_TABLE_LIMIT`
+    entries (O(n p log p) to build); otherwise each row costs O(n p).
+    """
+
+    def __init__(self, times: np.ndarray, scale: float = 1.0) -> None:
+        self.times = np.asarray(times, dtype=float)
+        self.n, self.p = self.times.shape
+        self.levels = np.unique(self.times)
+        self.L = int(self.levels.size)
+        #: pack costs as the master problem sees them (levels / scale, so that they are of order 1)
+        self.scale = float(scale)
+        self.tau = self.levels / self.scale
+        #: first level at which task i fits (alone on p processors): index of t(i, p)
+        self.first_level = np.searchsorted(self.levels, self.times[:, -1])
+        self._asc = self.times[:, ::-1].copy()  # each row ascending
+        dtype = np.int16 if self.p < 32_000 else np.int32
+        self.table: np.ndarray | None = None
+        if self.L * self.n <= FULL_TABLE_LIMIT:
+            tab = np.empty((self.L, self.n), dtype=dtype)
+            for i in range(self.n):
+                le = np.searchsorted(self._asc[i], self.levels, side="right")  # #{j : t(i,j) <= tau}
+                tab[:, i] = self.p + 1 - le
+            self.table = tab
+        self._dtype = dtype
+
+    def m(self, level: int) -> np.ndarray:
+        """m_i(tau_level) for all tasks (``p + 1`` where task i cannot finish by tau_level)."""
+        if self.table is not None:
+            return self.table[level]
+        le = (self.times <= self.levels[level]).sum(axis=1)
+        return (self.p + 1 - le).astype(self._dtype)
+
+    def critical(self, level: int) -> np.ndarray:
+        """Tasks whose processor requirement drops when going from level-1 to level.
+
+        A set S has optimal cost exactly tau_level (fits at level, not at level-1)
+        only if it contains one of them: every other task needs as many processors
+        at level-1 as at level.
+        """
+        cur = self.m(level)
+        if level == 0:
+            return np.flatnonzero(cur <= self.p)
+        return np.flatnonzero(self.m(level - 1) != cur)
+
+    def fits(self, tasks: np.ndarray | list[int], level: int) -> bool:
+        return int(self.m(level)[tasks].astype(np.int64).sum()) <= self.p
+
+    def min_level(self, tasks: np.ndarray | list[int]) -> int:
+        """Cheapest level at which ``tasks`` fit in one pack (binary search, O(|S| log L)); -1 if never."""
+        idx = np.asarray(tasks, dtype=np.int64)
+        if idx.size == 0:
+            return 0
+        if idx.size > self.p or not self.fits(idx, self.L - 1):
+            return -1
+        lo, hi = int(self.first_level[idx].max()), self.L - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.fits(idx, mid):
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo

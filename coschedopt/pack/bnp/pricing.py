@@ -1,0 +1,437 @@
+"""Pricing and column enumeration: cardinality-constrained knapsacks over processors.
+
+With covering duals pi >= 0 (one per task), a column (S, tau_l) has reduced cost
+tau_l - pi(S).  At a fixed level the best column solves
+
+    V(l) = max { pi(S) : sum_{i in S} m_i(tau_l) <= p, |S| <= k },
+
+a 0-1 knapsack with a cardinality constraint, solved by the dynamic program over
+(count, capacity) F[c, w] = max(F[c, w], F[c-1, w - m_i] + pi_i), one numpy update
+per item: O(n k p) per level, O(n p) when the cardinality is redundant (k >= p, or
+any k+1 items overflow p).  Before the DP, items that cannot be in an optimal set
+are dropped (k-dominance, :func:`useful_items`).
+
+Levels: V is non-decreasing in tau (m_i is non-increasing), so on an interval of
+levels (a, b) every reduced cost is at least tau_{a+1} - V(b), and when V(a) = V(b)
+no interior level beats level a.  :func:`price` is a best-first bisection over the
+L levels using these two facts plus V(l) <= (sum of the k largest duals among the
+tasks that fit at l); it returns the *exact* minimum reduced cost and an upper
+bound on max_S pi(S)/tau(S) (for the Farley bound) after evaluating only the
+levels that could improve.
+
+Enumeration (:func:`enumerate_columns`): every set whose optimal level is l and whose
+reduced cost is at most delta, by depth-first search with suffix-DP bounds
+(output-sensitive: each search node can still reach a qualifying set).
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...core import Deadline
+from .levels import LevelTable
+
+#: duals at or below this are treated as zero (HiGHS returns -0.0 and 1e-17 noise)
+PI_EPS = 1e-12
+
+
+def useful_items(m: np.ndarray, pi: np.ndarray, p: int, k: int) -> np.ndarray:
+    """Indices of the items that some optimal knapsack solution may use.
+
+    Items with pi <= 0 or m > p are dropped.  Order the rest by (weight, -profit,
+    index); j *dominates* i when it comes earlier (so w_j <= w_i, pi_j >= pi_i).
+    A solution containing i holds at most min(k, p - w_i + 1) - 1 other items and
+    at most min(k, p // w_i) - 1 other items of weight w_i, so if i has that many
+    dominators (resp. same-weight dominators) one of them is outside and can
+    replace i without losing profit or exceeding capacity.  Repeating the swap
+    strictly decreases the sum of ranks, so an optimal solution avoids all the
+    dropped items.  O(n^2) (a vectorised count), n = number of items with pi > 0.
+    """
+    cand = np.flatnonzero((pi > PI_EPS) & (m <= p))
+    if cand.size <= 1:
+        return cand
+    w = m[cand].astype(np.int64)
+    prof = pi[cand]
+    order = np.lexsort((cand, -prof, w))
+    w, prof, idx = w[order], prof[order], cand[order]
+    kk = min(k, p)
+    # dominators of item r: earlier items with profit >= its profit (earlier => weight <=)
+    ge = prof[None, :] >= prof[:, None]
+    ge &= _strictly_lower(idx.size)
+    ndom = ge.sum(axis=1)
+    # same-weight dominators: rank inside its weight group (the group is sorted by profit desc)
+    starts = np.searchsorted(w, w, side="left")
+    same = np.arange(idx.size) - starts
+    keep = (ndom < np.minimum(kk, p - w + 1)) & (same < np.minimum(kk, p // w))
+    return idx[keep]
+
+
+@functools.lru_cache(maxsize=64)
+def _strictly_lower(size: int) -> np.ndarray:
+    return np.tri(size, k=-1, dtype=bool)
+
+
+def knapsack(m: np.ndarray, pi: np.ndarray, p: int, k: int, *, want_set: bool) -> tuple[float, np.ndarray | None]:
+    """max pi(S) s.t. sum m(S) <= p, |S| <= k over the given items (all assumed useful).
+
+    Returns (value, positions of the chosen items in ``m``/``pi`` or None).
+    O(len(m) * k * p) with one numpy update per item; the count dimension is dropped
+    when k items can never be exceeded.
+    """
+    nitems = m.size
+    if nitems == 0:
+        return 0.0, (np.empty(0, dtype=np.int64) if want_set else None)
+    kk = min(k, p, nitems)
+    ws = np.sort(m)
+    one_dim = kk >= nitems or int(ws[: kk + 1].sum()) > p
+    ml = m.tolist()
+    pl = pi.tolist()
+    if one_dim:
+        if not want_set:
+            f = np.zeros(p + 1)
+            for w, v in zip(ml, pl, strict=True):
+                np.maximum(f[w:], f[: p + 1 - w] + v, out=f[w:])
+            return float(f[p]), None
+        h = np.zeros((nitems + 1, p + 1))
+        for r, (w, v) in enumerate(zip(ml, pl, strict=True)):
+            h[r + 1] = h[r]
+            np.maximum(h[r + 1, w:], h[r, : p + 1 - w] + v, out=h[r + 1, w:])
+        chosen = []
+        cap = p
+        for r in range(nitems - 1, -1, -1):
+            if h[r + 1, cap] != h[r, cap]:
+                chosen.append(r)
+                cap -= ml[r]
+        return float(h[nitems, p]), np.array(chosen[::-1], dtype=np.int64)
+    if not want_set:
+        f = np.zeros((kk + 1, p + 1))
+        for w, v in zip(ml, pl, strict=True):
+            np.maximum(f[1:, w:], f[:-1, : p + 1 - w] + v, out=f[1:, w:])
+        return float(f[kk, p]), None
+    h = np.zeros((nitems + 1, kk + 1, p + 1))
+    for r, (w, v) in enumerate(zip(ml, pl, strict=True)):
+        h[r + 1] = h[r]
+        np.maximum(h[r + 1, 1:, w:], h[r, :-1, : p + 1 - w] + v, out=h[r + 1, 1:, w:])
+    chosen = []
+    c, cap = kk, p
+    for r in range(nitems - 1, -1, -1):
+        if h[r + 1, c, cap] != h[r, c, cap]:
+            chosen.append(r)
+            c -= 1
+            cap -= ml[r]
+    return float(h[nitems, kk, p]), np.array(chosen[::-1], dtype=np.int64)
+
+
+def best_set_at_level(table: LevelTable, level: int, pi: np.ndarray, k: int, *, want_set: bool):
+    """V(level) and (optionally) a task set reaching it."""
+    m = table.m(level)
+    items = useful_items(m, pi, table.p, k)
+    val, pos = knapsack(m[items].astype(np.int64), pi[items], table.p, k, want_set=want_set)
+    return val, (None if pos is None else items[pos])
+
+
+def knapsack_values(table: LevelTable, levels: np.ndarray, pi: np.ndarray, k: int) -> np.ndarray:
+    """V(l) for a batch of levels at once (values only).
+
+    The same DP as :func:`knapsack`, vectorised over the levels of the batch: each
+    item's weight differs per level, so the shifted table is a gather
+    (``take_along_axis``) from a copy padded with -inf on the left.  One numpy
+    update per item for the whole batch, O(B n k p) work: the per-call overhead of
+    numpy is paid once per item instead of once per (item, level).
+    """
+    p = table.p
+    lv = np.asarray(levels, dtype=np.int64)
+    nb = lv.size
+    mat = table.table[lv] if table.table is not None else np.stack([table.m(int(x)) for x in lv])
+    items = np.flatnonzero((pi > PI_EPS) & (mat.min(axis=0) <= p))
+    if items.size == 0:
+        return np.zeros(nb)
+    w = mat[:, items].astype(np.int64)
+    prof = pi[items].tolist()
+    ni = items.size
+    kk = min(k, p, ni)
+    base = np.arange(p + 1, 2 * p + 2, dtype=np.int64)
+    one_dim = kk >= ni or bool((np.partition(w, kk, axis=1)[:, : kk + 1].sum(axis=1) > p).all())
+    if one_dim:
+        fp = np.full((nb, 2 * p + 2), -np.inf)
+        fp[:, p + 1 :] = 0.0
+        right = fp[:, p + 1 :]
+        for r in range(ni):
+            g = np.take_along_axis(fp, base[None, :] - w[:, r : r + 1], axis=1)
+            g += prof[r]
+            np.maximum(right, g, out=right)
+        return right[:, p].copy()
+    fp = np.full((nb, kk + 1, 2 * p + 2), -np.inf)
+    fp[:, :, p + 1 :] = 0.0
+    src = fp[:, :-1, :]
+    dst = fp[:, 1:, p + 1 :]
+    for r in range(ni):
+        g = np.take_along_axis(src, (base[None, :] - w[:, r : r + 1])[:, None, :], axis=2)
+        g += prof[r]
+        np.maximum(dst, g, out=dst)
+    return fp[:, kk, 2 * p + 1].copy()
+
+
+def batch_size(table: LevelTable, k: int) -> int:
+    """Levels per batched DP: about 32k table cells per numpy update, at most 64 levels."""
+    kk = min(k, table.p)
+    return int(max(1, min(64, 32768 // ((kk + 1) * (table.p + 1)))))
+
+
+def topk_by_level(table: LevelTable, pi: np.ndarray, k: int) -> np.ndarray:
+    """For each level l: sum of the min(k, p) largest duals among tasks that fit at l (an upper bound on V(l))."""
+    kk = min(k, table.p)
+    order = np.argsort(table.first_level, kind="stable")
+    run = np.empty(order.size)
+    heap: list[float] = []
+    s = 0.0
+    for r, i in enumerate(order.tolist()):
+        v = float(max(pi[i], 0.0))
+        if len(heap) < kk:
+            heapq.heappush(heap, v)
+            s += v
+        elif v > heap[0]:
+            s += v - heapq.heapreplace(heap, v)
+        run[r] = s
+    fl = table.first_level[order]
+    # number of tasks feasible at level l = #{first_level <= l}
+    cnt = np.searchsorted(fl, np.arange(table.L), side="right")
+    out = np.zeros(table.L)
+    nz = cnt > 0
+    out[nz] = run[cnt[nz] - 1]
+    return out
+
+
+@dataclass
+class Pricing:
+    """Outcome of one pricing pass.
+
+    ``min_rc``: least reduced cost among the evaluated levels; every column has
+    reduced cost >= min(min_rc, the column threshold) when ``complete``; ``ratio_ub``: an upper bound on max pi(S)/tau(S) over all
+    columns (valid only when ``complete``); ``columns``: (reduced cost, level, tasks)
+    for every evaluated level whose best set has reduced cost below the threshold.
+    ``levels_le``: evaluated levels with reduced cost <= the search threshold.
+    """
+
+    min_rc: float
+    ratio_ub: float
+    columns: list[tuple[float, int, np.ndarray]] = field(default_factory=list)
+    evaluated: int = 0
+    complete: bool = True
+    levels_le: list[int] = field(default_factory=list)
+
+
+def price(
+    table: LevelTable,
+    pi: np.ndarray,
+    k: int,
+    *,
+    column_threshold: float,
+    fixed_threshold: float | None = None,
+    deadline: Deadline | None = None,
+    columns_per_level: int = 1,
+    enough: int | None = None,
+) -> Pricing:
+    """Exact pricing over all levels by best-first bisection (see module docstring).
+
+    Intervals are pruned when their reduced-cost bound is >= the threshold, which is
+    the best reduced cost found so far (capped at ``column_threshold``), or
+    ``fixed_threshold`` when given (then every level with reduced cost <= it is
+    evaluated and listed in ``levels_le``: the candidates of the enumeration).
+    Columns are returned for evaluated levels with reduced cost < ``column_threshold``:
+    the best set, then up to ``columns_per_level - 1`` more sets disjoint from the
+    previous ones (the DP re-run with their duals zeroed), while still below it.
+    ``enough``: stop (``complete = False``) once that many columns are found
+    (partial pricing for heuristics; no bound is then available).
+    """
+    L, tau = table.L, table.tau
+    topk = topk_by_level(table, pi, k)
+    res = Pricing(min_rc=math.inf, ratio_ub=0.0)
+    vals: dict[int, float] = {}
+
+    def thr() -> float:
+        if fixed_threshold is not None:
+            return fixed_threshold
+        return min(column_threshold, res.min_rc)
+
+    def record(level: int, val: float) -> None:
+        res.evaluated += 1
+        rc = float(tau[level] - val)
+        if rc < column_threshold:
+            rest = pi
+            for _ in range(columns_per_level):
+                val2, tasks = best_set_at_level(table, level, rest, k, want_set=True)
+                if tau[level] - val2 >= column_threshold or tasks is None or tasks.size == 0:
+                    break
+                res.columns.append((float(tau[level] - val2), level, tasks))
+                rest = rest.copy()
+                rest[tasks] = 0.0
+        if fixed_threshold is not None and rc <= fixed_threshold:
+            res.levels_le.append(level)
+        res.min_rc = min(res.min_rc, rc)
+        res.ratio_ub = max(res.ratio_ub, val / tau[level])
+        vals[level] = val
+
+    def evaluate(batch: list[int]) -> None:
+        for level, val in zip(batch, knapsack_values(table, np.array(batch), pi, k).tolist(), strict=True):
+            record(level, val)
+
+    nbatch = batch_size(table, k)
+    lo, hi = 0, L - 1
+    evaluate([lo] if hi == lo else [lo, hi])
+    heap: list[tuple[float, int, int]] = []
+
+    def push(a: int, b: int) -> None:
+        if b - a > 1:
+            vb = min(vals[b], float(topk[b - 1]))
+            heapq.heappush(heap, (float(tau[a + 1] - vb), a, b))
+
+    push(lo, hi)
+    while heap:
+        if deadline is not None and deadline.expired():
+            res.complete = False
+            return res
+        wave: list[tuple[int, int]] = []
+        while heap and len(wave) < nbatch:
+            bound, a, b = heapq.heappop(heap)
+            vb = min(vals[b], float(topk[b - 1]))
+            if vals[a] >= vb:
+                # V is constant (= V(a)) strictly inside (a, b): nothing beats level a there,
+                # and the reduced costs are known exactly without a DP
+                if fixed_threshold is not None:
+                    inner = np.arange(a + 1, b)
+                    res.levels_le.extend(inner[tau[a + 1 : b] - vals[a] <= fixed_threshold].tolist())
+                continue
+            if bound >= thr():
+                # every interior level l has V(l) <= vb and tau_l >= tau_{a+1}
+                res.ratio_ub = max(res.ratio_ub, vb / tau[a + 1])
+                continue
+            wave.append((a, b))
+        if not wave:
+            continue
+        if enough is not None and len(res.columns) >= enough:
+            res.complete = False
+            return res
+        evaluate([(a + b) // 2 for a, b in wave])
+        for a, b in wave:
+            mid = (a + b) // 2
+            push(a, mid)
+            push(mid, b)
+    return res
+
+
+def suffix_tables(m: np.ndarray, pi: np.ndarray, p: int, kk: int) -> np.ndarray:
+    """G[r, c, w] = max profit of items r..end with at most c items and weight at most w (G[end] = 0)."""
+    nitems = m.size
+    g = np.zeros((nitems + 1, kk + 1, p + 1))
+    for r in range(nitems - 1, -1, -1):
+        g[r] = g[r + 1]
+        w = int(m[r])
+        if w <= p:
+            np.maximum(g[r, 1:, w:], g[r + 1, :-1, : p + 1 - w] + pi[r], out=g[r, 1:, w:])
+    return g
+
+
+class TooManyColumns(Exception):
+    """The enumeration went past its column budget."""
+
+
+def enumerate_level(
+    table: LevelTable,
+    level: int,
+    pi: np.ndarray,
+    k: int,
+    delta: float,
+    out: list[tuple[int, tuple[int, ...]]],
+    budget: int,
+    deadline: Deadline | None = None,
+    tol: float = 1e-9,
+) -> None:
+    """Append to ``out`` every (level, S) with optimal level exactly ``level`` and tau - pi(S) <= delta.
+
+    S must contain a *critical* task (its requirement drops at this level), so the
+    critical tasks come first in the item order and the first chosen item is
+    critical: each set is produced once.  Depth-first search; a branch is followed
+    only if its suffix-DP bound can still reach pi(S) >= tau - delta.  Raises
+    :class:`TooManyColumns` once ``out`` holds more than ``budget`` columns.
+    """
+    p = table.p
+    m = table.m(level).astype(np.int64)
+    crit = table.critical(level)
+    if crit.size == 0:
+        return
+    mprev = table.m(level - 1).astype(np.int64) if level > 0 else np.full(table.n, p + 1, dtype=np.int64)
+    fits = np.flatnonzero(m <= p)
+    is_crit = np.zeros(table.n, dtype=bool)
+    is_crit[crit] = True
+    others = fits[~is_crit[fits]]
+    # inside each group, heavy profits first tends to find the qualifying sets early
+    crit = crit[np.argsort(-pi[crit], kind="stable")]
+    others = others[np.argsort(-pi[others], kind="stable")]
+    items = np.concatenate([crit, others])
+    ncrit = crit.size
+    mo = m[items]
+    po = np.maximum(pi[items], 0.0)
+    mp = mprev[items]
+    kk = min(k, p, items.size)
+    g = suffix_tables(mo, po, p, kk)
+    target = float(table.tau[level]) - delta - tol
+    # stack entries: (next index, items left, capacity left, profit, chosen positions)
+    stack: list[tuple[int, int, int, float, tuple[int, ...]]] = []
+    for r in range(ncrit - 1, -1, -1):
+        w = int(mo[r])
+        if w <= p and po[r] + g[r + 1, kk - 1, p - w] >= target:
+            stack.append((r + 1, kk - 1, p - w, float(po[r]), (r,)))
+    nitems = items.size
+    count = 0
+    while stack:
+        start, c, cap, prof, chosen = stack.pop()
+        if prof >= target and int(mp[list(chosen)].sum()) > p:
+            out.append((level, tuple(sorted(int(items[q]) for q in chosen))))
+            if len(out) > budget:
+                raise TooManyColumns
+        count += 1
+        if deadline is not None and count % 2048 == 0 and deadline.expired():
+            raise TimeoutError
+        if c == 0 or cap == 0 or start >= nitems:
+            continue
+        nxt = np.arange(start, nitems)
+        wn = mo[nxt]
+        ok = wn <= cap
+        if not ok.any():
+            continue
+        nxt, wn = nxt[ok], wn[ok]
+        bound = prof + po[nxt] + g[nxt + 1, c - 1, cap - wn]
+        good = nxt[bound >= target]
+        for r in good[::-1].tolist():
+            stack.append((r + 1, c - 1, cap - int(mo[r]), prof + float(po[r]), (*chosen, r)))
+
+
+def enumerate_columns(
+    table: LevelTable,
+    pi: np.ndarray,
+    k: int,
+    delta: float,
+    *,
+    budget: int,
+    deadline: Deadline | None = None,
+) -> list[tuple[int, tuple[int, ...]]]:
+    """All columns (optimal level, task set) with reduced cost <= delta.
+
+    Candidate levels come from :func:`price` with the fixed threshold delta (every
+    level whose best set has reduced cost <= delta is evaluated); each is then
+    enumerated by :func:`enumerate_level`.  Raises :class:`TooManyColumns` past
+    ``budget`` columns and ``TimeoutError`` at the deadline.
+    """
+    pr = price(table, pi, k, column_threshold=-math.inf, fixed_threshold=delta + 1e-9, deadline=deadline)
+    if not pr.complete:
+        raise TimeoutError
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for level in sorted(pr.levels_le):
+        enumerate_level(table, level, pi, k, delta, out, budget, deadline)
+    return out

@@ -1,0 +1,381 @@
+"""Exact k-in-p pack co-scheduling: column generation, then enumeration of the columns
+below the reduced-cost gap and a MIP over them.  See :mod:`coschedopt.pack.bnp` for the
+method, its lower bounds and why it closes the gap this way.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...core import Deadline, Result, Status, get_method, methods
+from ..instance import PackInstance
+from ..schedule import PackSchedule
+from .levels import LevelTable
+from .master import CoveringMaster, solve_covering_mip
+from .pricing import TooManyColumns, enumerate_columns, price
+
+#: the paper's heuristics tried for a first incumbent, when registered (best first)
+SEED_HEURISTICS = ("pack-by-pack-9", "pack-approx", "random-proc-9", "random-pack-9")
+
+#: a column enters the master when its reduced cost (costs scaled to order 1) is below -RC_EPS
+RC_EPS = 1e-9
+#: relative slack on every bound handed back to the user (float round-off of the bound arithmetic)
+BOUND_SAFETY = 1e-9
+
+
+@dataclass
+class _State:
+    """Everything the phases share: instance data, the column pool, incumbent and bounds."""
+
+    inst: PackInstance
+    table: LevelTable
+    deadline: Deadline
+    verbose: bool
+    gap: float
+    seed: int
+    integral: bool = False
+    smoothing: float = 0.5
+    per_level: int = 3
+    dive_rounds: int = 5
+    dive_enough: int = 30
+    best_sets: list[tuple[int, ...]] = field(default_factory=list)
+    ub: float = math.inf  # scaled
+    lb: float = 0.0  # scaled, certified
+    stats: dict = field(default_factory=dict)
+    t0: float = field(default_factory=time.perf_counter)
+
+    def log(self, msg: str) -> None:
+        if self.verbose:
+            print(f"[branch-and-price {time.perf_counter() - self.t0:7.2f}s] {msg}", file=sys.stderr, flush=True)
+
+    def closed(self) -> bool:
+        return self.ub - self.lb <= self.gap * self.ub + 1e-8 * max(1.0, self.ub)
+
+    def column(self, tasks) -> tuple[tuple[int, ...], int]:
+        s = tuple(sorted(int(i) for i in tasks))
+        return s, self.table.min_level(s)
+
+    def offer(self, sets: list[tuple[int, ...]], source: str) -> bool:
+        """Consider a cover by task sets as incumbent (each set priced at its optimal level)."""
+        sets = _partition(sets, self.table)
+        cost = float(sum(self.table.tau[self.table.min_level(s)] for s in sets))
+        if cost < self.ub - 1e-12 * max(1.0, cost):
+            self.ub, self.best_sets = cost, sets
+            self.log(f"incumbent {cost * self.table.scale:.6g} from {source} (bound {self.lb * self.table.scale:.6g})")
+            return True
+        return False
+
+    def raise_lb(self, value: float, source: str) -> None:
+        if self.integral:
+            # every schedule costs an integer: opt >= lb implies opt >= ceil(lb) (1e-6: float slack)
+            value = max(value, math.ceil(value * self.table.scale - 1e-6) / self.table.scale)
+        if value > self.lb:
+            self.lb = value
+            self.stats.setdefault("bound_history", []).append([round(time.perf_counter() - self.t0, 3), source])
+
+
+def _partition(sets: list[tuple[int, ...]], table: LevelTable) -> list[tuple[int, ...]]:
+    """Turn a cover into a partition: a task covered twice stays only in its first set (never costs more)."""
+    seen: set[int] = set()
+    out = []
+    for s in sets:
+        rest = tuple(i for i in s if i not in seen)
+        seen.update(rest)
+        if rest:
+            out.append(rest)
+    return out
+
+
+def _schedule(st: _State) -> PackSchedule:
+    packs = []
+    for s in st.best_sets:
+        lv = st.table.min_level(s)
+        m = st.table.m(lv)
+        packs.append([(i, int(m[i])) for i in s])
+    return PackSchedule.from_indices(st.inst, packs)
+
+
+def _seed_incumbent(st: _State, master: CoveringMaster, use_heuristics: bool) -> None:
+    """Singletons (each task alone on p processors), then the paper's heuristics if registered."""
+    n = st.inst.n
+    singles = [(i,) for i in range(n)]
+    lv = [int(st.table.first_level[i]) for i in range(n)]
+    master.add(singles, [float(st.table.tau[v]) for v in lv], lv)
+    st.offer(singles, "singletons")
+    if not use_heuristics:
+        return
+    known = set(methods("pack"))
+    for name in SEED_HEURISTICS:
+        if name not in known or st.deadline.expired():
+            continue
+        rem = st.deadline.remaining()
+        try:
+            res = get_method("pack", name).func(
+                st.inst, time_limit=min(10.0, max(0.05, 0.05 * rem)) if math.isfinite(rem) else 10.0, seed=st.seed
+            )
+        except Exception as exc:  # a heuristic failing must not stop the exact method
+            st.log(f"heuristic {name} failed: {exc!r}")
+            continue
+        if res.schedule is None:
+            continue
+        sets = [tuple(sorted(i for i, _ in pack)) for pack in res.schedule.indices(st.inst)]
+        cols = [st.column(s) for s in sets]
+        master.add([c[0] for c in cols], [float(st.table.tau[c[1]]) for c in cols], [c[1] for c in cols])
+        st.offer(sets, name)
+
+
+def _column_generation(st: _State, master: CoveringMaster) -> tuple[np.ndarray | None, float, bool]:
+    """Solve the master LP over all columns; returns (LP duals, least reduced cost bound, converged).
+
+    Dual smoothing (Wentges): pricing uses pi = a pi_center + (1 - a) pi_LP, with
+    pi_center the duals of the best Farley bound so far; columns that price out
+    against pi_LP enter.  When none does (a mis-price), pricing falls back to pi_LP
+    itself, so the loop ends exactly when the LP is optimal over all columns.
+    Every priced pi gives a valid bound (the Farley bound holds for any pi >= 0).
+    """
+    table, k = st.table, st.inst.max_pack_size
+    alpha = st.smoothing
+    rounds = 0
+    last_log = 0.0
+    center, center_lb = None, -math.inf
+    while True:
+        lp = master.solve(st.deadline)
+        if lp is None:
+            return None, -math.inf, False
+        rounds += 1
+        st.stats["cg_rounds"] = rounds
+        pi_lp = lp.duals
+        if center is None:
+            center = pi_lp
+        a = alpha
+        while True:
+            pi = pi_lp if a == 0.0 else a * center + (1.0 - a) * pi_lp
+            pr = price(table, pi, k, column_threshold=-RC_EPS, deadline=st.deadline, columns_per_level=st.per_level)
+            st.stats["pricing_levels_evaluated"] = st.stats.get("pricing_levels_evaluated", 0) + pr.evaluated
+            if not pr.complete:
+                return None, -math.inf, False
+            # Farley bound: pi / max ratio is feasible for the dual of the full LP
+            bound = float(pi.sum()) / max(1.0, pr.ratio_ub) * (1 - BOUND_SAFETY)
+            st.raise_lb(bound, "farley")
+            if bound > center_lb:
+                center, center_lb = pi, bound
+            cols = [st.column(tasks) for _, _, tasks in pr.columns]
+            if a > 0.0:  # keep the columns that price out against the LP duals
+                cols = [c for c in cols if table.tau[c[1]] - float(pi_lp[list(c[0])].sum()) < -RC_EPS]
+            added = master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols])
+            if added or a == 0.0:
+                break
+            a = 0.0  # mis-price: price the LP duals themselves
+        now = time.perf_counter() - st.t0
+        if st.verbose and (now - last_log > 2.0 or added == 0):
+            last_log = now
+            st.log(
+                f"CG round {rounds}: LP {lp.objective * table.scale:.6g}, bound {st.lb * table.scale:.6g}, "
+                f"min rc {pr.min_rc:.3g}, {added} new columns ({len(master.sets)} total), {pr.evaluated} levels priced"
+            )
+        if added == 0:
+            st.stats["lp_bound"] = float(lp.objective * table.scale)
+            return pi_lp, min(pr.min_rc, -RC_EPS), True
+        if st.closed():
+            return None, -math.inf, False
+
+
+def _dive(st: _State, master: CoveringMaster) -> None:
+    """Column-generation diving: fix the columns the LP likes, re-price the rest, repeat.
+
+    Each step fixes (lower bound 1) every column at 1 in the LP and the largest
+    fractional one plus further disjoint columns with x >= 0.6, then re-solves
+    the LP and prices columns over the uncovered tasks only (duals of covered
+    tasks set to 0), with partial pricing.  Stops when the LP is integral; the
+    cover found is offered as incumbent and every bound is released.
+    """
+    table, k, n = st.table, st.inst.max_pack_size, st.inst.n
+    fixed: list[int] = []
+    covered = np.zeros(n, dtype=bool)
+    steps = 0
+    try:
+        while not st.deadline.expired():
+            lp = master.solve(st.deadline)
+            if lp is None:
+                return
+            for _ in range(st.dive_rounds):
+                pi = lp.duals.copy()
+                pi[covered] = 0.0
+                pr = price(
+                    table,
+                    pi,
+                    k,
+                    column_threshold=-RC_EPS,
+                    deadline=st.deadline,
+                    columns_per_level=st.per_level,
+                    enough=st.dive_enough,
+                )
+                cols = [st.column(tasks) for _, _, tasks in pr.columns]
+                if not master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols]):
+                    break
+                lp = master.solve(st.deadline)
+                if lp is None:
+                    return
+            x = lp.x
+            steps += 1
+            support = np.flatnonzero(x > 1e-6)
+            frac = [c for c in support.tolist() if x[c] < 1 - 1e-6]
+            if not frac:
+                st.offer([master.sets[c] for c in support.tolist()], f"diving ({steps} steps)")
+                return
+            new = [c for c in support.tolist() if x[c] >= 1 - 1e-6 and c not in fixed]
+            for c in sorted(frac, key=lambda c: -x[c]):
+                s = master.sets[c]
+                if covered[list(s)].any():
+                    continue
+                if new and x[c] < 0.6 and any(x[f] < 1 - 1e-6 for f in new):
+                    break
+                new.append(c)
+                covered[list(s)] = True
+            for c in new:
+                covered[list(master.sets[c])] = True
+            if not new:
+                return
+            master.fix(new, True)
+            fixed.extend(new)
+    finally:
+        master.fix(fixed, False)
+        st.stats["dive_steps"] = steps
+
+
+def _restricted_mip(st: _State, sets: list[tuple[int, ...]], costs: list[float], time_limit: float, label: str):
+    """MIP over a column set, warm-started from the incumbent (whose columns are added if missing)."""
+    index = {s: c for c, s in enumerate(sets)}
+    inc = []
+    sets, costs = list(sets), list(costs)
+    for s in st.best_sets:
+        if s not in index:
+            index[s] = len(sets)
+            sets.append(s)
+            costs.append(float(st.table.tau[st.table.min_level(s)]))
+        inc.append(index[s])
+    sol = solve_covering_mip(st.inst.n, sets, costs, time_limit=time_limit, incumbent=inc, seed=st.seed)
+    if sol.chosen is not None:
+        st.offer([sets[c] for c in sol.chosen], label)
+    return sol
+
+
+def _enumerate_and_solve(st: _State, duals: np.ndarray, rc_lb: float, pool: CoveringMaster, budget: int) -> None:
+    """Close the gap: MIP over every column whose reduced cost is at most delta.
+
+    With D = sum(duals) and r = min(0, least reduced cost), a partition x costs
+    D + sum_{c in x} rc_c, so a partition containing a column with rc > delta costs
+    more than D + delta + (|x| - 1) r.  Hence opt >= min(MIP bound, D + delta + (N-1) r)
+    with N an upper bound on the number of packs, and the MIP optimum is the optimum
+    as soon as it is <= D + delta + (N-1) r.  delta grows until that happens.
+    """
+    table, k = st.table, st.inst.max_pack_size
+    d = float(duals.sum())
+    tau_min = float(table.tau[0])
+    stage = 0
+    delta = None
+    while not st.closed() and not st.deadline.expired():
+        npacks = min(st.inst.n, int(st.ub / tau_min + 1e-9))
+        adj = (npacks - 1) * min(0.0, rc_lb)
+        needed = st.ub - d - adj
+        if needed <= 0:
+            st.raise_lb(st.ub, "enumeration")
+            break
+        delta = needed / 64 if delta is None else min(needed, delta * 4)
+        stage += 1
+        try:
+            cols = enumerate_columns(table, duals, k, delta, budget=budget, deadline=st.deadline)
+        except TooManyColumns:
+            st.log(f"enumeration stage {stage}: more than {budget} columns below delta {delta:.4g}; stopping")
+            st.stats["enumeration"] = f"column budget {budget} exceeded at delta {delta:.4g}"
+            return
+        except TimeoutError:
+            return
+        sets = [s for _, s in cols]
+        costs = [float(table.tau[lv]) for lv, _ in cols]
+        # the pool columns are valid too (they only help the MIP find good solutions)
+        seen = set(sets)
+        for s, c in zip(pool.sets, pool.costs, strict=True):
+            if s not in seen:
+                sets.append(s)
+                costs.append(c)
+        st.stats["enumerated_columns"] = len(cols)
+        st.stats["enumeration_delta"] = delta
+        st.log(f"enumeration stage {stage}: delta {delta:.4g} of {needed:.4g} needed, {len(cols)} columns; MIP")
+        rem = st.deadline.remaining()
+        sol = _restricted_mip(
+            st, sets, costs, rem if math.isfinite(rem) else 1e7, f"enumeration MIP (delta {delta:.3g})"
+        )
+        st.stats["mip_columns"] = len(sets)
+        outside = d + delta + adj  # every cover using a column outside the set costs more than this
+        st.raise_lb(min(sol.bound, outside) * (1 - BOUND_SAFETY), "enumeration")
+        if delta >= needed:
+            break
+
+
+def solve(
+    instance: PackInstance,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    verbose: bool = False,
+    gap: float = 0.0,
+    heuristics: bool = True,
+    max_columns: int = 1_000_000,
+    rmp_time: float = 30.0,
+) -> Result:
+    """The ``branch-and-price`` method (documented in :mod:`coschedopt.pack.bnp`)."""
+    if not (isinstance(gap, int | float) and 0 <= gap < 1):
+        from ...core import InputError
+
+        raise InputError(f"gap must be a relative gap in [0, 1), got {gap!r}", where="gap")
+    deadline = Deadline(time_limit)
+    t = instance.times
+    scale = float(np.mean(t[:, -1]))
+    table = LevelTable(t, scale)
+    st = _State(instance, table, deadline, verbose, float(gap), 0 if seed is None else int(seed), _integral(t))
+    st.stats.update(levels=table.L)
+    # trivial bounds: the longest task alone on p processors; the total least work over p
+    st.raise_lb(
+        max(float(t[:, -1].max()), float(t[:, 0].sum()) / instance.processors) / scale * (1 - BOUND_SAFETY), "trivial"
+    )
+    master = CoveringMaster(instance.n)
+    _seed_incumbent(st, master, heuristics)
+    duals, rc_lb, converged = (None, -math.inf, False)
+    if not st.closed():
+        duals, rc_lb, converged = _column_generation(st, master)
+    st.stats["columns"] = len(master.sets)
+    if not st.closed() and not deadline.expired():
+        _dive(st, master)
+    if not st.closed() and not deadline.expired():
+        rem = deadline.remaining()
+        _restricted_mip(st, master.sets, master.costs, min(rmp_time, rem), "restricted master MIP")
+    if converged and not st.closed() and not deadline.expired():
+        _enumerate_and_solve(st, duals, rc_lb, master, max_columns)
+    lb = min(st.lb, st.ub) * scale
+    ub = st.ub * scale
+    closed = st.closed()
+    if closed:
+        status = Status.OPTIMAL
+    elif deadline.expired():
+        status = Status.TIME_LIMIT
+    else:
+        status = Status.FEASIBLE
+    st.stats["runtime_phases"] = round(time.perf_counter() - st.t0, 3)
+    st.log(f"done: {status} cost {ub:.6g} bound {lb:.6g}")
+    return Result(
+        status=status,
+        schedule=_schedule(st),
+        lower_bound=lb,
+        stats=st.stats,
+        message=str(st.stats.get("enumeration", "")),
+    )
+
+
+def _integral(t: np.ndarray) -> bool:
+    return bool(np.all(t == np.round(t)))

@@ -1,0 +1,276 @@
+"""Method ``branch-and-price``: cross-checked against brute force, ``enumerate`` and ``ilp``;
+its pricing and enumeration against brute force over task subsets; Theorem 2 instances."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import coschedopt as cs
+from coschedopt.pack import PackInstance, min_processors_single_pack, validate_schedule
+from coschedopt.pack.bnp.levels import LevelTable
+from coschedopt.pack.bnp.pricing import (
+    best_set_at_level,
+    enumerate_columns,
+    knapsack,
+    knapsack_values,
+    price,
+    useful_items,
+)
+from coschedopt.pack.generate import random_pack_instance
+
+from .strategies import pack_instances
+
+METHOD = "branch-and-price"
+
+
+def brute_force_optimum(inst: PackInstance) -> float:
+    """Minimum over all set partitions into packs of at most k tasks (Algorithm 1 cost per pack)."""
+    n, p, k = inst.n, inst.processors, inst.max_pack_size
+    cache: dict[tuple[int, ...], float] = {}
+
+    def cost(block: tuple[int, ...]) -> float:
+        if block not in cache:
+            r = min_processors_single_pack(inst.times[list(block)], p)
+            cache[block] = math.inf if r is None else r[0]
+        return cache[block]
+
+    best = math.inf
+
+    def rec(rest: tuple[int, ...], acc: float) -> None:
+        nonlocal best
+        if acc >= best:
+            return
+        if not rest:
+            best = acc
+            return
+        first, others = rest[0], rest[1:]
+        for size in range(0, min(k, len(rest))):
+            for comb in itertools.combinations(others, size):
+                block = (first, *comb)
+                c = cost(block)
+                if math.isfinite(c):
+                    rec(tuple(i for i in others if i not in comb), acc + c)
+
+    rec(tuple(range(n)), 0.0)
+    return best
+
+
+def registered(name: str) -> bool:
+    return name in cs.methods("pack")
+
+
+def check_result(inst: PackInstance, res, optimum: float) -> None:
+    validate_schedule(inst, res.schedule)
+    assert res.status is cs.Status.OPTIMAL
+    assert res.objective == pytest.approx(optimum, rel=1e-9, abs=1e-9)
+    assert res.lower_bound <= optimum * (1 + 1e-12) + 1e-12
+    assert res.lower_bound >= optimum * (1 - 1e-7)
+
+
+# --------------------------------------------------------------------------- exactness
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pack_instances(max_n=7, max_p=6), st.booleans())
+def test_optimum_equals_brute_force(inst: PackInstance, heuristics: bool) -> None:
+    res = cs.solve(inst, METHOD, heuristics=heuristics)
+    check_result(inst, res, brute_force_optimum(inst))
+
+
+@pytest.mark.skipif(not registered("enumerate"), reason="the enumerate method is not registered yet")
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pack_instances(max_n=8, max_p=8))
+def test_optimum_equals_enumerate(inst: PackInstance) -> None:
+    ref = cs.solve(inst, "enumerate")
+    res = cs.solve(inst, METHOD, seed=1)
+    check_result(inst, res, ref.objective)
+
+
+@pytest.mark.skipif(not registered("ilp"), reason="the ilp method is not registered yet")
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pack_instances(max_n=6, max_p=5))
+def test_optimum_equals_ilp(inst: PackInstance) -> None:
+    ref = cs.solve(inst, "ilp")
+    assert ref.status is cs.Status.OPTIMAL
+    res = cs.solve(inst, METHOD)
+    check_result(inst, res, ref.objective)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_medium_random_instances_match_enumerate(seed: int) -> None:
+    inst = random_pack_instance(10, 8, 3 + seed % 3, seed=seed, integer=seed % 2 == 1)
+    res = cs.solve(inst, METHOD, heuristics=False)
+    check_result(inst, res, brute_force_optimum(inst))
+
+
+# --------------------------------------------------------------------------- time limit, options
+
+
+def test_time_limit_returns_valid_schedule_and_bound() -> None:
+    inst = random_pack_instance(40, 16, 6, seed=3)
+    res = cs.solve(inst, METHOD, time_limit=0.3)
+    validate_schedule(inst, res.schedule)
+    assert res.status in (cs.Status.TIME_LIMIT, cs.Status.OPTIMAL)
+    assert res.lower_bound is not None and 0 < res.lower_bound <= res.objective
+    assert res.runtime < 30  # honoured, not hung (generous: a shared machine)
+
+
+def test_time_limit_bound_is_below_the_optimum() -> None:
+    inst = random_pack_instance(12, 6, 3, seed=5)
+    opt = cs.solve(inst, METHOD).objective
+    for tl in (0.001, 0.05):
+        res = cs.solve(inst, METHOD, time_limit=tl)
+        validate_schedule(inst, res.schedule)
+        assert res.lower_bound <= opt * (1 + 1e-12)
+        assert res.objective >= opt * (1 - 1e-12)
+
+
+def test_gap_option_stops_early_with_a_certified_gap() -> None:
+    inst = random_pack_instance(20, 8, 4, seed=2)
+    res = cs.solve(inst, METHOD, gap=0.05)
+    assert res.status is cs.Status.OPTIMAL
+    assert res.gap <= 0.05 + 1e-9
+    exact = cs.solve(inst, METHOD)
+    assert res.lower_bound <= exact.objective * (1 + 1e-12) <= res.objective * (1 + 1e-12)
+
+
+def test_bad_gap_is_refused() -> None:
+    inst = random_pack_instance(3, 2, 2, seed=0)
+    with pytest.raises(cs.InputError, match="gap"):
+        cs.solve(inst, METHOD, gap=-0.1)
+
+
+def test_same_seed_same_schedule() -> None:
+    inst = random_pack_instance(14, 8, 4, seed=9)
+    a = cs.solve(inst, METHOD, seed=3)
+    b = cs.solve(inst, METHOD, seed=3)
+    assert a.schedule == b.schedule and a.objective == b.objective
+
+
+def test_verbose_logs_to_stderr_only(capsys) -> None:
+    inst = random_pack_instance(6, 4, 3, seed=1)
+    cs.solve(inst, METHOD, verbose=True)
+    out, err = capsys.readouterr()
+    assert out == "" and "branch-and-price" in err
+
+
+# --------------------------------------------------------------------------- Theorem 2
+
+
+def three_partition_yes(triplets: int, bound: int, seed: int) -> PackInstance:
+    """Theorem 2's reduction (k = 3, p = B) of a random yes-instance of 3-PARTITION."""
+    gen = cs.pack.generate
+    if hasattr(gen, "three_partition_instance") and hasattr(gen, "random_three_partition_yes"):
+        return gen.three_partition_instance(gen.random_three_partition_yes(triplets, bound, seed=seed), bound)
+    rng = np.random.default_rng(seed)
+    lo, hi = bound // 4 + 1, (bound - 1) // 2
+    a: list[int] = []
+    while len(a) < 3 * triplets:
+        a1, a2 = (int(x) for x in rng.integers(lo, hi + 1, 2))
+        if lo <= bound - a1 - a2 <= hi:
+            a += [a1, a2, bound - a1 - a2]
+    a_arr = np.array(rng.permutation(a))
+    j = np.arange(1, bound + 1)
+    times = np.where(j[None, :] < a_arr[:, None], 1.0 + 1.0 / a_arr[:, None], 1.0)
+    return PackInstance(times, 3, meta={"values": a_arr.tolist()})
+
+
+@pytest.mark.parametrize(("triplets", "bound", "seed"), [(8, 1000, 0), (12, 997, 1)])
+def test_three_partition_yes_instances_reach_cost_m(triplets: int, bound: int, seed: int) -> None:
+    inst = three_partition_yes(triplets, bound, seed)
+    res = cs.solve(inst, METHOD, seed=0)
+    validate_schedule(inst, res.schedule)
+    assert res.status is cs.Status.OPTIMAL
+    assert res.objective == pytest.approx(triplets)
+    assert res.lower_bound == pytest.approx(triplets, rel=1e-7)
+    # the packs are a 3-partition: three tasks whose a_i (processors at time 1) sum to B
+    a = inst.meta["values"]
+    for pack in res.schedule.indices(inst):
+        assert len(pack) == 3
+        assert sum(a[i] for i, _ in pack) == bound
+
+
+# --------------------------------------------------------------------------- pricing and enumeration
+
+
+def brute_knapsack(m: np.ndarray, pi: np.ndarray, p: int, k: int) -> float:
+    best = 0.0
+    for r in range(1, min(k, m.size) + 1):
+        for comb in itertools.combinations(range(m.size), r):
+            if m[list(comb)].sum() <= p:
+                best = max(best, float(pi[list(comb)].sum()))
+    return best
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 9).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.integers(1, 12), min_size=n, max_size=n),
+            st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.25]) | st.floats(0, 5), min_size=n, max_size=n),
+        )
+    ),
+    st.integers(1, 10),
+    st.integers(1, 6),
+)
+def test_knapsack_and_item_filter_match_brute_force(items, p: int, k: int) -> None:
+    m, pi = np.array(items[0]), np.array(items[1])
+    want = brute_knapsack(m, pi, p, k)
+    keep = useful_items(m, pi, p, k)
+    val, pos = knapsack(m[keep], pi[keep], p, k, want_set=True)
+    assert val == pytest.approx(want, abs=1e-9)
+    chosen = keep[pos]
+    assert m[chosen].sum() <= p and chosen.size <= k
+    assert pi[chosen].sum() == pytest.approx(want, abs=1e-9)
+    assert knapsack(m[keep], pi[keep], p, k, want_set=False)[0] == pytest.approx(want, abs=1e-9)
+
+
+def all_columns(table: LevelTable, k: int):
+    """(optimal level, set) for every set of at most k tasks that fits in one pack."""
+    out = []
+    for r in range(1, min(k, table.n) + 1):
+        for comb in itertools.combinations(range(table.n), r):
+            lv = table.min_level(comb)
+            if lv >= 0:
+                out.append((lv, comb))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pack_instances(max_n=7, max_p=7, min_n=2), st.integers(0, 2**31 - 1), st.floats(0.0, 0.6))
+def test_pricing_and_enumeration_are_exact(inst: PackInstance, seed: int, delta: float) -> None:
+    table = LevelTable(inst.times, float(inst.times[:, -1].mean()))
+    k = inst.max_pack_size
+    rng = np.random.default_rng(seed)
+    pi = rng.uniform(0, 1.5, inst.n) * (rng.random(inst.n) < 0.8)
+    cols = all_columns(table, k)
+    rcs = {c: float(table.tau[lv] - pi[list(c)].sum()) for lv, c in cols}
+    # per-level values: single and batched DP against brute force
+    for lv in range(table.L):
+        want = max([pi[list(c)].sum() for lv2, c in cols if table.fits(list(c), lv)] + [0.0])
+        assert best_set_at_level(table, lv, pi, k, want_set=False)[0] == pytest.approx(want, abs=1e-9)
+    levels = np.arange(table.L)
+    exact_v = np.array([best_set_at_level(table, lv, pi, k, want_set=False)[0] for lv in levels])
+    assert np.allclose(knapsack_values(table, levels, pi, k), exact_v)
+    # pricing: exact min reduced cost and a valid ratio bound
+    pr = price(table, pi, k, column_threshold=-1e-9, columns_per_level=2)
+    true_min = min(rcs.values())
+    assert min(pr.min_rc, -1e-9) <= true_min + 1e-9
+    if true_min < -1e-9:
+        assert pr.min_rc == pytest.approx(true_min, abs=1e-9)
+    assert pr.ratio_ub >= max(pi[list(c)].sum() / table.tau[lv] for lv, c in cols) - 1e-9
+    for rc, lv, tasks in pr.columns:
+        assert table.fits(list(tasks), lv) and len(tasks) <= k
+        assert rc == pytest.approx(table.tau[lv] - pi[tasks].sum(), abs=1e-9)
+    # enumeration: exactly the columns with reduced cost <= delta, each at its optimal level
+    got = enumerate_columns(table, pi, k, delta, budget=10**6)
+    assert len(got) == len(set(got))
+    want = {(lv, c) for lv, c in cols if rcs[c] <= delta - 1e-7}
+    maybe = {(lv, c) for lv, c in cols if rcs[c] <= delta + 1e-7}
+    assert want <= set(got) <= maybe
