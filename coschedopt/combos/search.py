@@ -1,37 +1,72 @@
 """Online search strategies (section 4): FCS when speeds are unknown until measured.
 
-Speeds are revealed only for a combination that has run for ``measure_time`` time units
-(default 10, as in the paper's simulations; noise-free, the paper's assumption).  Each
-iteration scores every allowed combination of unfinished tasks with an acquisition
-function and runs the best one:
+Kuchumov & Korkhov, section 4: "we can transform FCS strategy into a searching algorithm
+that finds combination with the largest speed and then executes it until completion of
+any of its tasks.  To obtain the value of any column of matrix A we need to run
+corresponding combination for at least some units of time to measure the speed of each
+task."  Section 7: "each combination required at least 10 time unit of run time to
+measure tasks speed values" (``measure_time``, default 10; measurements are noise-free,
+the paper's assumption).  Each iteration scores every combination of unfinished tasks
+("combinations that contain completed tasks are removed from the search domain", 3.2)
+with an acquisition function and runs the best one:
 
-* a combination whose speed is known (measured, or pinned by its bounds) runs until one
-  of its tasks completes, as FCS would;
-* any other runs for ``measure_time`` (less if a task completes first) and is then known.
+* a combination whose speed is known (measured, or pinned: sigma_j = 0 because its bounds
+  meet) is the search's answer, and "executes it until completion of any of its tasks";
+* any other runs for ``measure_time`` and is then known.  If one of its tasks completes
+  first, the run was shorter than the "at least 10 time unit" a measurement needs, so
+  nothing is learnt (stat ``cut_short``; the combination leaves the domain anyway).
 
 This repeats until all work is done, so the schedule always completes every task.
 
 Bounds and estimates (section 4.1), for T_i in an unknown S_j:
 
-* upper bound a(i, S_p) from the known sub-combinations S_p of S_j containing T_i with the
-  most tasks, and among those the smallest value (narrowest interval);
-* lower bound a(i, S_q) from the known super-combinations S_q with the fewest tasks, and
-  among those the largest value;
-* linear interpolation in the combination size between the two points gives the mean
-  a~(i, S_j); Delta = min(upper - mean, mean - lower); sigma = Delta / Phi^-1(k) (eq. 6);
-  a~_j = sum_i a~(i, S_j), sigma_j^2 = sum_i sigma(i, S_j)^2.
+* "we will use S_p with the largest number of tasks, such that S_p subset S_j and S_q with
+  the smallest number of tasks, such that S_j subset S_q.  Then, among the possible S_p
+  and S_q with the same size we will use the one with the minimal boundary interval width
+  (a_{i,p} - a_{i,q})": the upper bound is a(i, S_p) of the measured sub-combinations with
+  the most tasks (the smallest value among those), the lower bound a(i, S_q) of the measured
+  super-combinations with the fewest tasks (the largest value among those).  This is the
+  paper's rule, not the tightest bound (a smaller measured subset may have a smaller value);
+* "We will use linear interpolation to find an approximate value":
+  a~(i, S_j) = a_{i,q} + (a_{i,p} - a_{i,q}) / (|S_p| - |S_q|) (|S_j| - |S_q|);
+* "Delta_{i,j} = min{upper - a~, a~ - lower}", "sigma_{i,j} = Delta_{i,j} / Phi^-1(k)" (eq. 6);
+  "mean value a~_j = sum_{i in S_j} a~_{i,j} and variance sigma_j^2 = sum sigma_{i,j}^2".
 
-Two virtual points make the rule total (our reading, the paper leaves it open): the solo
-run {T_i} has speed 1 (the normalisation, so singletons are known at no cost) and an
-(n+1)-task combination has speed 0 (every speed is positive).
+The text needs a measured S_p and S_q; it does not say what to use before one exists.
+Our completion, from the model's own bounds "0 < a_{i,j} <= 1": the solo run {T_i} has
+speed 1 by the normalisation ("the speed of the task, when it was running in ideal
+conditions ... to be equal to 1"), so singletons are known at no cost and always give an
+S_p; without a measured super-combination the lower bound is the 0 of "0 < a_{i,j}",
+placed at a virtual (n+1)-task combination so that every real size lies strictly inside
+the interpolation interval (at size n the full combination would get Delta = 0 and look
+known at speed 0).  With only singletons known this prior gives a size-s combination
+the mean s (n + 1 - s) / n: about 3 for s = 5, 6 at n = 10, far above the true speeds of
+the paper's generator at low alpha, where speeds fall geometrically with the size.
 
-Acquisition (section 4.2), a^+ = the largest mean a~_j among the candidates of the
-current iteration (our reading of "the estimated maximum value from the previous
-iteration": estimates after the previous iteration's measurement):
+Acquisition (section 4.2), with a^+ "the estimated maximum value from the previous
+iteration" (section 4 says "the optimal value found on the previous iteration", 4.2 also
+"the decision on the previous iteration"):
 
 * PI_j  = Phi((a~_j - a^+) / sigma_j); 1 or 0 when sigma_j = 0 (a~_j >= a^+ or not);
 * EI_j  = (a~_j - a^+) Phi(z) + sigma_j phi(z), z = (a~_j - a^+) / sigma_j; a~_j - a^+ when sigma_j = 0;
-* UCB_j = a~_j + sigma_j.
+* UCB_j = a~_j + sigma_j (no a^+).
+
+The text leaves a^+ open; option ``a_plus`` selects the reading:
+
+* ``"previous-max"`` (default, the literal one): the largest mean a~_j over the candidates
+  as estimated at the previous iteration, before that iteration's measurement was taken
+  into account ("estimated" maximum, "from the previous iteration"); the first iteration
+  uses the initial estimates.  A combination just measured is exploited by PI when its
+  speed reaches what the search expected of the best combination, otherwise the search
+  goes on;
+* ``"current-max"``: the largest mean over the current candidates, i.e. the estimates after
+  the previous iteration's measurement.  PI then always picks the largest mean (greedy),
+  and EI never picks a known combination (EI = a~_j - a^+ <= 0 < EI of any unknown) while
+  an unknown candidate remains: it explores every combination of unfinished tasks;
+* ``"best-known"``: the incumbent of Bayesian optimisation, the best speed known so far
+  among the candidates ("the optimal value found").  The incumbent then has PI = 1, the
+  largest possible value, so PI never explores (it runs singletons one after another when
+  only they are known), and EI explores every unknown candidate as with ``"current-max"``.
 
 Ties (equal scores, common at the start where all combinations of one size look alike)
 are broken uniformly at random with the ``seed``: same seed, same schedule.
@@ -56,6 +91,9 @@ from .schedule import CombosSchedule
 
 ACQUISITIONS = ("pi", "ei", "ucb")
 
+#: readings of a^+ in PI and EI (section 4.2), the first is the default (see the module docstring)
+A_PLUS_READINGS = ("previous-max", "current-max", "best-known")
+
 #: a task whose remaining work is below this fraction of b_i is finished (round-off)
 DONE_RTOL = 1e-12
 
@@ -68,6 +106,7 @@ def normal_cdf(z: np.ndarray) -> np.ndarray:
 
 
 def normal_pdf(z: np.ndarray) -> np.ndarray:
+    """phi(z), standard normal density."""
     z = np.asarray(z, dtype=float)
     return np.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi)
 
@@ -85,6 +124,30 @@ def acquisition_values(kind: str, mean: np.ndarray, sigma: np.ndarray, best: flo
     if kind == "ucb":
         return mean + sigma
     raise InputError(f"unknown acquisition {kind!r}; known: {', '.join(ACQUISITIONS)}", where="acquisition")
+
+
+def best_candidates(kind: str, mean: np.ndarray, sigma: np.ndarray, best: float) -> np.ndarray:
+    """Indices of the combinations with the largest acquisition value (ties within round-off).
+
+    Ranks by a key in the same order as :func:`acquisition_values` but free of floating-point
+    saturation: PI by z = (a~_j - a^+) / sigma_j, +inf / -inf when sigma_j = 0 (PI = 1 / 0),
+    since Phi(z) rounds to exactly 1 for z > 8 and would tie with a known combination's 1
+    (and to 0 below -38); EI by its value with a tolerance relative to the largest value only,
+    so a tiny positive EI still beats the EI = 0 of a known combination at a^+.
+    """
+    if kind == "pi":
+        d = mean - best
+        pos = sigma > 0
+        key = np.where(pos, d / np.where(pos, sigma, 1.0),
+                       np.where(d >= -1e-12 * max(abs(best), 1.0), np.inf, -np.inf))
+        top = float(key.max())
+        if math.isinf(top):
+            return np.flatnonzero(key == top)
+        return np.flatnonzero(key >= top - 1e-9 * max(abs(top), 1.0))
+    score = acquisition_values(kind, mean, sigma, best)
+    top = float(score.max())
+    scale = abs(top) if kind == "ei" else max(abs(top), 1.0)
+    return np.flatnonzero(score >= top - 1e-12 * scale)
 
 
 class SpeedBounds:
@@ -169,13 +232,19 @@ def search_masks(
     *,
     measure_time: float = 10.0,
     k: float = 0.99,
+    a_plus: str = A_PLUS_READINGS[0],
     seed: int | None = None,
     deadline: Deadline | None = None,
     verbose: bool = False,
 ) -> tuple[list[tuple[int, float]], dict[str, Any], bool]:
-    """Simulate the search strategy; returns ``(segments as (bitmask, duration), stats, finished_in_time)``."""
+    """Simulate the search strategy; returns ``(segments as (bitmask, duration), stats, finished_in_time)``.
+
+    ``a_plus`` selects the reading of a^+ in PI and EI (``A_PLUS_READINGS``, module docstring).
+    """
     if acquisition not in ACQUISITIONS:
         raise InputError(f"unknown acquisition {acquisition!r}; known: {', '.join(ACQUISITIONS)}", where="acquisition")
+    if a_plus not in A_PLUS_READINGS:
+        raise InputError(f"unknown reading of a^+ {a_plus!r}; known: {', '.join(A_PLUS_READINGS)}", where="a_plus")
     if isinstance(measure_time, bool) or not isinstance(measure_time, int | float) or not (
             math.isfinite(measure_time) and measure_time > 0):
         raise InputError(f"measure_time must be a positive number of time units, got {measure_time!r}",
@@ -193,7 +262,9 @@ def search_masks(
     full = (1 << n) - 1
     cand = np.arange(instance.m)
     segments: list[tuple[int, float]] = []
-    stats: dict[str, Any] = {"iterations": 0, "measurements": 0, "measuring_time": 0.0, "exploiting_time": 0.0}
+    stats: dict[str, Any] = {"iterations": 0, "measurements": 0, "cut_short": 0, "measuring_time": 0.0,
+                             "exploiting_time": 0.0}
+    previous_max: float | None = None  # max_j a~_j over the candidates at the previous iteration
     in_time = True
     while done != full:
         if deadline is not None and deadline.expired():
@@ -201,10 +272,15 @@ def search_masks(
             break
         cand = cand[(masks[cand] & done) == 0]
         mean, sigma, pinned = state.estimate(cand)
-        best = float(mean.max())
-        score = acquisition_values(acquisition, mean, sigma, best)
-        top = float(score.max())
-        ties = np.flatnonzero(score >= top - 1e-12 * max(abs(top), 1.0))
+        current_max = float(mean.max())
+        if a_plus == "previous-max":
+            best = current_max if previous_max is None else previous_max
+        elif a_plus == "current-max":
+            best = current_max
+        else:  # best-known: singletons of unfinished tasks are candidates and always known
+            best = float(mean[pinned].max())
+        previous_max = current_max
+        ties = best_candidates(acquisition, mean, sigma, best)
         pick = int(ties[rng.integers(ties.size)]) if ties.size > 1 else int(ties[0])
         j = int(cand[pick])
         rows = np.flatnonzero(state.member[:, j])
@@ -213,6 +289,7 @@ def search_masks(
         first = float(to_finish.min())
         exploit = bool(pinned[pick])
         d = first if exploit else min(float(measure_time), first)
+        measured = d >= measure_time * (1 - 1e-12)  # "at least 10 time unit of run time to measure"
         remaining[rows] -= speeds * d
         if d >= first:
             remaining[rows[to_finish <= first * (1 + 1e-12)]] = 0.0
@@ -224,13 +301,14 @@ def search_masks(
         if exploit:
             stats["exploiting_time"] += d
         else:
-            stats["measurements"] += 1
             stats["measuring_time"] += d
-        if not state.known[j]:
+            stats["measurements" if measured else "cut_short"] += 1
+        if measured and not state.known[j]:
             state.learn(j)
         if verbose:
-            print(f"[combos search-{acquisition}] t={sum(x for _, x in segments):.4g} "
-                  f"{'run' if exploit else 'measure'} {instance.tasks_of(masks[j])} for {d:.4g}", file=sys.stderr)
+            what = "run" if exploit else ("measure" if measured else "measure (cut short, nothing learnt)")
+            print(f"[combos search-{acquisition}] t={sum(x for _, x in segments):.4g} a+={best:.4g} "
+                  f"{what} {instance.tasks_of(masks[j])} for {d:.4g}", file=sys.stderr)
     if not in_time:  # finish what is left one task at a time (solo speed 1): a valid schedule
         for i in np.flatnonzero(remaining > 0):
             segments.append((1 << int(i), float(remaining[i])))
@@ -238,11 +316,13 @@ def search_masks(
 
 
 def _search(acquisition: str, instance: CombosInstance, *, time_limit: float | None, seed: int | None,
-            verbose: bool, measure_time: float, k: float) -> Result:
+            verbose: bool, measure_time: float, k: float, a_plus: str) -> Result:
     deadline = Deadline(time_limit)
-    segs, stats, in_time = search_masks(instance, acquisition, measure_time=measure_time, k=k, seed=seed,
-                                        deadline=deadline, verbose=verbose)
+    segs, stats, in_time = search_masks(instance, acquisition, measure_time=measure_time, k=k, a_plus=a_plus,
+                                        seed=seed, deadline=deadline, verbose=verbose)
     stats.update(measure_time=measure_time, k=k)
+    if acquisition != "ucb":
+        stats["a_plus"] = a_plus
     sched = CombosSchedule.from_masks(instance, segs)
     status = Status.FEASIBLE if in_time else Status.TIME_LIMIT
     msg = "" if in_time else "time limit: the remaining work ran one task at a time"
@@ -251,20 +331,38 @@ def _search(acquisition: str, instance: CombosInstance, *, time_limit: float | N
 
 @method("combos", "search-pi", exact=False)
 def search_pi(instance: CombosInstance, *, time_limit: float | None = None, seed: int | None = None,
-              verbose: bool = False, measure_time: float = 10.0, k: float = 0.99) -> Result:
-    """Online search with probability of improvement (section 4): speeds measured at run time, seeded ties."""
-    return _search("pi", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time, k=k)
+              verbose: bool = False, measure_time: float = 10.0, k: float = 0.99,
+              a_plus: str = A_PLUS_READINGS[0]) -> Result:
+    """Online search with probability of improvement (section 4.2): speeds measured at run time, seeded ties.
+
+    ``a_plus``: reading of a^+ (previous-max, current-max, best-known; module docstring).
+    Per iteration O(n m); at most m + n iterations.
+    """
+    return _search("pi", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time,
+                   k=k, a_plus=a_plus)
 
 
 @method("combos", "search-ei", exact=False)
 def search_ei(instance: CombosInstance, *, time_limit: float | None = None, seed: int | None = None,
-              verbose: bool = False, measure_time: float = 10.0, k: float = 0.99) -> Result:
-    """Online search with expected improvement (section 4): speeds measured at run time, seeded ties."""
-    return _search("ei", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time, k=k)
+              verbose: bool = False, measure_time: float = 10.0, k: float = 0.99,
+              a_plus: str = A_PLUS_READINGS[0]) -> Result:
+    """Online search with expected improvement (section 4.2): speeds measured at run time, seeded ties.
+
+    ``a_plus``: reading of a^+ (previous-max, current-max, best-known; module docstring).
+    Per iteration O(n m); at most m + n iterations.
+    """
+    return _search("ei", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time,
+                   k=k, a_plus=a_plus)
 
 
 @method("combos", "search-ucb", exact=False)
 def search_ucb(instance: CombosInstance, *, time_limit: float | None = None, seed: int | None = None,
-               verbose: bool = False, measure_time: float = 10.0, k: float = 0.99) -> Result:
-    """Online search with upper confidence bound (section 4): speeds measured at run time, seeded ties."""
-    return _search("ucb", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time, k=k)
+               verbose: bool = False, measure_time: float = 10.0, k: float = 0.99,
+              a_plus: str = A_PLUS_READINGS[0]) -> Result:
+    """Online search with upper confidence bound (section 4.2): speeds measured at run time, seeded ties.
+
+    ``a_plus``: reading of a^+ (previous-max, current-max, best-known; module docstring); UCB does not use it.
+    Per iteration O(n m); at most m + n iterations.
+    """
+    return _search("ucb", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time,
+                   k=k, a_plus=a_plus)
