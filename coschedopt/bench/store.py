@@ -259,7 +259,7 @@ def _instance_row(family: str, e: InstanceEntry) -> tuple:
         e.instance_id,
         family,
         str(getattr(e.instance, "name", e.instance_id)),
-        json.dumps(e.size, sort_keys=True),
+        json.dumps(e.size),  # describe() order: n, p, k
         json.dumps(e.data, sort_keys=True, allow_nan=False),
     )
 
