@@ -278,7 +278,7 @@ def _enumerate_and_solve(st: _State, duals: np.ndarray, rc_lb: float, pool: Cove
     d = float(duals.sum())
     tau_min = float(table.tau[0])
     stage = 0
-    delta = None
+    delta, delta_ok, delta_bad = None, 0.0, math.inf
     while not st.closed() and not st.deadline.expired():
         npacks = min(st.inst.n, int(st.ub / tau_min + 1e-9))
         adj = (npacks - 1) * min(0.0, rc_lb)
@@ -286,14 +286,20 @@ def _enumerate_and_solve(st: _State, duals: np.ndarray, rc_lb: float, pool: Cove
         if needed <= 0:
             st.raise_lb(st.ub, "enumeration")
             break
-        delta = needed / 64 if delta is None else min(needed, delta * 4)
+        delta = min(needed, needed / 64 if delta is None else delta)
+        if delta <= delta_ok:
+            break
         stage += 1
         try:
             cols = enumerate_columns(table, duals, k, delta, budget=budget, deadline=st.deadline)
         except TooManyColumns:
-            st.log(f"enumeration stage {stage}: more than {budget} columns below delta {delta:.4g}; stopping")
-            st.stats["enumeration"] = f"column budget {budget} exceeded at delta {delta:.4g}"
-            return
+            delta_bad = delta
+            st.log(f"enumeration stage {stage}: more than {budget} columns below delta {delta:.4g}")
+            st.stats["enumeration"] = f"column budget {budget} exceeded at delta {delta:.4g} (gap needs {needed:.4g})"
+            delta = max(delta / 4, (delta_ok + delta) / 2) if delta_ok > 0 else delta / 4
+            if delta < 1.05 * delta_ok or delta < 1e-12:
+                break
+            continue
         except TimeoutError:
             return
         sets = [s for _, s in cols]
@@ -314,7 +320,11 @@ def _enumerate_and_solve(st: _State, duals: np.ndarray, rc_lb: float, pool: Cove
         st.stats["mip_columns"] = len(sets)
         outside = d + delta + adj  # every cover using a column outside the set costs more than this
         st.raise_lb(min(sol.bound, outside) * (1 - BOUND_SAFETY), "enumeration")
-        if delta >= needed:
+        if not sol.optimal or delta >= needed:
+            break
+        delta_ok = delta
+        delta = delta * 4 if delta * 4 < delta_bad else (delta + delta_bad) / 2
+        if delta < 1.05 * delta_ok:
             break
 
 
@@ -327,7 +337,7 @@ def solve(
     gap: float = 0.0,
     heuristics: bool = True,
     max_columns: int = 1_000_000,
-    rmp_time: float = 30.0,
+    rmp_time: float = 10.0,
 ) -> Result:
     """The ``branch-and-price`` method (documented in :mod:`coschedopt.pack.bnp`)."""
     if not (isinstance(gap, int | float) and 0 <= gap < 1):
