@@ -4,14 +4,16 @@ For each alpha range, 50 random systems of 10 tasks (the paper's generator: b ~ 
 speeds shrinking by U[alpha_i, 1] per added task, alpha_i drawn in the range).  For each
 system: the LP optimum, FCS, and the three search strategies (PI, EI, UCB) with a
 measurement time of 10 time units for k in {0.6, 0.8, 0.9, 0.99}; the competitive ratio
-is makespan / LP optimum.
+is makespan / LP optimum.  ``--a-plus`` picks the reading of a^+ in PI and EI (see
+:mod:`coschedopt.combos.search`; default the literal one, ``previous-max``).
 
 Prints the table (mean and max over the systems) and writes, under ``--out``:
-``combos_competitive.json`` (every ratio), ``combos_competitive.txt`` (the table),
-``combos_competitive_fig6.png`` (ratio against alpha per strategy, one line per k) and
-``combos_competitive_fig7.png`` (the best k of each strategy next to FCS).
+``combos_competitive<tag>.json`` (every ratio), ``combos_competitive<tag>.txt`` (the table),
+``combos_competitive<tag>_fig6.png`` (ratio against alpha per strategy, one line per k) and
+``combos_competitive<tag>_fig7.png`` (the best k of each strategy next to FCS); ``<tag>`` is
+empty for the default reading and measurement time, else e.g. ``_current-max_mt1``.
 
-    nice .venv/bin/python benchmarks/combos_competitive.py            # full run, ~15 min on one core
+    nice .venv/bin/python benchmarks/combos_competitive.py            # full run, ~8 min on one core
     .venv/bin/python benchmarks/combos_competitive.py --systems 5     # quick look
 """
 
@@ -27,27 +29,29 @@ import numpy as np
 
 import coschedopt as cs
 from coschedopt.combos.generate import random_combos_instance
+from coschedopt.combos.search import A_PLUS_READINGS
 
 STRATEGIES = ("search-pi", "search-ei", "search-ucb")
 DEFAULT_ALPHAS = "0.05-0.15,0.15-0.25,0.25-0.35,0.35-0.45,0.45-0.55,0.55-0.65,0.65-0.75,0.75-0.85,0.85-0.95"
 
 
-def one_system(job: tuple[float, float, int, int, tuple[float, ...], float]) -> dict:
-    lo, hi, n, seed, ks, measure_time = job
+def one_system(job: tuple[float, float, int, int, tuple[float, ...], float, str]) -> dict:
+    lo, hi, n, seed, ks, measure_time, a_plus = job
     inst = random_combos_instance(n, lo, hi, seed=seed)
     opt = cs.solve(inst, "lp", backend="highspy").objective
     out = {"alpha": [lo, hi], "seed": seed, "opt": opt, "max_speed": inst.max_speed,
            "fcs": cs.solve(inst, "fcs").objective / opt, "search": {}}
     for name in STRATEGIES:
         for k in ks:
-            res = cs.solve(inst, name, seed=seed, k=k, measure_time=measure_time)
-            out["search"][f"{name}@{k}"] = {"ratio": res.objective / opt, "measurements": res.stats["measurements"]}
+            res = cs.solve(inst, name, seed=seed, k=k, measure_time=measure_time, a_plus=a_plus)
+            out["search"][f"{name}@{k}"] = {"ratio": res.objective / opt, "measurements": res.stats["measurements"],
+                                            "measuring_time": res.stats["measuring_time"]}
     return out
 
 
-def table(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[float, ...]) -> str:
+def table(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[float, ...], a_plus: str) -> str:
     cols = ["FCS"] + [f"{s[7:].upper()} k={k}" for s in STRATEGIES for k in ks]
-    lines = ["competitive ratio = makespan / LP optimum, mean (max) over the systems",
+    lines = [f"competitive ratio = makespan / LP optimum, mean (max) over the systems; a^+ reading: {a_plus}",
              f"{'alpha':>11} | " + " | ".join(f"{c:>13}" for c in cols)]
     for lo, hi in ranges:
         rs = [r for r in results if r["alpha"] == [lo, hi]]
@@ -60,10 +64,14 @@ def table(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[floa
     lines.append("overall max: " + ", ".join(f"{k} {max(v):.3f}" for k, v in allr.items()))
     worst = max(r["fcs"] / (2 - 1 / r["max_speed"]) for r in results)
     lines.append(f"FCS / Theorem 1 bound (2 - 1/a*): max {worst:.3f} (must be <= 1)")
+    share = [r["search"][key]["measuring_time"] / (r["search"][key]["ratio"] * r["opt"])
+             for r in results for key in r["search"]]
+    lines.append(f"time spent measuring / makespan, all search runs: mean {np.mean(share):.2f}")
     return "\n".join(lines)
 
 
-def figures(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[float, ...], out: Path) -> None:
+def figures(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[float, ...], out: Path,
+            tag: str, a_plus: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -92,9 +100,9 @@ def figures(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[fl
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("competitive ratio (mean of 50 systems)")
     axes[0].legend()
-    fig.suptitle("Figure 6 (reproduced): search strategies, ratio to the LP optimum")
+    fig.suptitle(f"Figure 6 (reproduced): search strategies, ratio to the LP optimum (a^+: {a_plus})")
     fig.tight_layout()
-    fig.savefig(out / "combos_competitive_fig6.png", dpi=120)
+    fig.savefig(out / f"combos_competitive{tag}_fig6.png", dpi=120)
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -110,11 +118,11 @@ def figures(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[fl
     ax.set_xticks(x, labels, rotation=45, ha="right")
     ax.set_xlabel("alpha range")
     ax.set_ylabel("competitive ratio (mean; dotted: max)")
-    ax.set_title("Figure 7 (reproduced): lowest-ratio k per strategy")
+    ax.set_title(f"Figure 7 (reproduced): lowest-ratio k per strategy (a^+: {a_plus})")
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(out / "combos_competitive_fig7.png", dpi=120)
+    fig.savefig(out / f"combos_competitive{tag}_fig7.png", dpi=120)
     plt.close(fig)
 
 
@@ -125,6 +133,9 @@ def main() -> None:
     ap.add_argument("--alphas", default=DEFAULT_ALPHAS, help="comma-separated LO-HI ranges")
     ap.add_argument("--k", default="0.6,0.8,0.9,0.99")
     ap.add_argument("--measure-time", type=float, default=10.0)
+    ap.add_argument("--a-plus", default=A_PLUS_READINGS[0], choices=A_PLUS_READINGS,
+                    help="reading of a^+ in PI and EI (default: %(default)s, the literal one)")
+    ap.add_argument("--no-figures", action="store_true", help="write the table and JSON only")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
@@ -133,7 +144,7 @@ def main() -> None:
     ks = tuple(float(k) for k in args.k.split(","))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(lo, hi, args.tasks, args.seed + 1000 * r + s, ks, args.measure_time)
+    jobs = [(lo, hi, args.tasks, args.seed + 1000 * r + s, ks, args.measure_time, args.a_plus)
             for r, (lo, hi) in enumerate(ranges) for s in range(args.systems)]
     t0 = time.perf_counter()
     if args.workers > 1:
@@ -142,14 +153,17 @@ def main() -> None:
     else:
         results = [one_system(j) for j in jobs]
     elapsed = time.perf_counter() - t0
-    text = table(results, ranges, ks)
+    text = table(results, ranges, ks, args.a_plus)
     text += f"\n{len(jobs)} systems of {args.tasks} tasks, measure_time {args.measure_time}, {elapsed:.0f} s"
     print(text)
-    (out / "combos_competitive.txt").write_text(text + "\n")
-    (out / "combos_competitive.json").write_text(json.dumps(
+    tag = "" if args.a_plus == A_PLUS_READINGS[0] else f"_{args.a_plus}"
+    tag += "" if args.measure_time == 10.0 else f"_mt{args.measure_time:g}"
+    (out / f"combos_competitive{tag}.txt").write_text(text + "\n")
+    (out / f"combos_competitive{tag}.json").write_text(json.dumps(
         {"systems": args.systems, "tasks": args.tasks, "k": ks, "measure_time": args.measure_time,
-         "seed": args.seed, "results": results}, indent=0))
-    figures(results, ranges, ks, out)
+         "a_plus": args.a_plus, "seed": args.seed, "results": results}, indent=0))
+    if not args.no_figures:
+        figures(results, ranges, ks, out, tag, args.a_plus)
 
 
 if __name__ == "__main__":
