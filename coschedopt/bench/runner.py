@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -69,27 +70,31 @@ def run_suite(
     ``scheduler`` (``tcp://host:port``), or on a Dask LocalCluster of
     ``dask_local`` workers.  Returns the counts; the results are in ``db``.
     """
-    import time
-
     if scheduler and dask_local:
         from ..core import InputError
 
         raise InputError("give --scheduler or --dask-local, not both", where="--scheduler")
     s = suite if isinstance(suite, Suite) else load_suite(suite)
     stream = stream if stream is not None else sys.stderr
-    store = ResultStore(db)
+    # reach the cluster before touching the store: a wrong address leaves no trace
+    if scheduler or dask_local:
+        executor: Any = DaskExecutor(address=scheduler, local_workers=dask_local)
+    else:
+        executor = LocalPool(workers or default_workers(), s.worker_modules())
+    status = "interrupted"
+    store: ResultStore | None = None
+    run_id: int | None = None
+    done = failed = 0
+    start = time.monotonic()
+    bar: ProgressBar | None = None
     try:
+        store = ResultStore(db)
         cells = sorted(s.cells, key=lambda c: (not c.exact, -(c.time_limit or 0)))
         store.save_plan(s)
         finished = set() if rerun else store.finished_keys(c.key for c in cells)
         todo = [c for c in cells if c.key not in finished]
-        if scheduler or dask_local:
-            executor: Any = DaskExecutor(address=scheduler, local_workers=dask_local)
-        else:
-            executor = LocalPool(workers or default_workers(), s.worker_modules())
-        provenance = collect_provenance()
         command = command if command is not None else " ".join(sys.argv)
-        run_id = store.start_run(s, provenance, executor.description, command)
+        run_id = store.start_run(s, collect_provenance(), executor.description, command)
         store.update_run(run_id, cells_planned=len(cells), cells_skipped=len(finished), cells_done=0, cells_failed=0)
         by_key = {c.key: c for c in todo}
         instances = s.instance_by_id()
@@ -99,33 +104,24 @@ def run_suite(
             p = c.payload(instances[c.instance_id].data, modules)
             p["kill_after"] = c.kill_after
             payloads.append(p)
-        bar = ProgressBar(len(cells), skipped=len(finished), label=f"{s.name} ", stream=stream)
-        done = failed = 0
-        start = time.monotonic()
-        status = "interrupted"
-        try:
-            if progress:
-                bar.draw(force=True)
-            for record in executor.run(payloads):
-                if record is None:
-                    if progress:
-                        bar.draw()
-                    continue
-                cell = by_key[record["key"]]
-                store.record_cell(cell, instances[cell.instance_id].source, record, run_id)
-                done += 1
-                bad = record["status"] in FAILED_STATUSES
-                failed += bad
-                if done % 20 == 0 or bad:
-                    store.update_run(run_id, cells_done=done, cells_failed=failed)
-                if progress:
-                    bar.update(done=1, failed=int(bad))
-            status = "finished"
-        finally:
-            executor.close(kill=status != "finished")
-            if progress:
-                bar.close()
-            store.update_run(run_id, cells_done=done, cells_failed=failed, ended_at=now_iso(), status=status)
+        if progress:
+            bar = ProgressBar(len(cells), skipped=len(finished), label=f"{s.name} ", stream=stream)
+            bar.draw(force=True)
+        for record in executor.run(payloads):
+            if record is None:
+                if bar:
+                    bar.draw()
+                continue
+            cell = by_key[record["key"]]
+            store.record_cell(cell, instances[cell.instance_id].source, record, run_id)
+            done += 1
+            bad = record["status"] in FAILED_STATUSES
+            failed += bad
+            if done % 20 == 0 or bad:
+                store.update_run(run_id, cells_done=done, cells_failed=failed)
+            if bar:
+                bar.update(done=1, failed=int(bad))
+        status = "finished"
         return RunSummary(
             run_id=run_id,
             suite=s.name,
@@ -138,4 +134,10 @@ def run_suite(
             executor=executor.description,
         )
     finally:
-        store.close()
+        executor.close(kill=status != "finished")
+        if bar:
+            bar.close()
+        if store is not None:
+            if run_id is not None:
+                store.update_run(run_id, cells_done=done, cells_failed=failed, ended_at=now_iso(), status=status)
+            store.close()
