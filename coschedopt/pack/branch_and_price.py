@@ -21,14 +21,17 @@ def branch_and_price(
     gap: float = 0.0,
     heuristics: bool = True,
     max_columns: int = 1_000_000,
-    rmp_time: float = 30.0,
+    rmp_time: float = 10.0,
+    cut_rounds: int = 0,
 ) -> Result:
     """Exact: set-covering column generation (knapsack pricing per cost level) + reduced-cost column enumeration and MIP.
 
     Options: ``gap`` relative optimality gap to stop at (default 0: proven optimum);
     ``heuristics`` seed the incumbent with the paper's registered heuristics;
     ``max_columns`` cap on enumerated columns (memory); ``rmp_time`` seconds for
-    the restricted-master MIP heuristic.  Returns the best schedule, a certified
+    the restricted-master MIP heuristic; ``cut_rounds`` rounds of subset-row cuts
+    (default 0: plain column generation; cuts raise the LP bound but their pricing
+    is a branch and bound over the DP, slower).  Returns the best schedule, a certified
     lower bound and ``TIME_LIMIT`` when ``time_limit`` stops it.
     """
     return _solve(
@@ -40,4 +43,5 @@ def branch_and_price(
         heuristics=heuristics,
         max_columns=max_columns,
         rmp_time=rmp_time,
+        cut_rounds=cut_rounds,
     )

@@ -15,7 +15,9 @@ import coschedopt as cs
 from coschedopt.pack import PackInstance, min_processors_single_pack, validate_schedule
 from coschedopt.pack.bnp.levels import LevelTable
 from coschedopt.pack.bnp.pricing import (
+    Cuts,
     best_set_at_level,
+    best_set_with_cuts,
     enumerate_columns,
     knapsack,
     knapsack_values,
@@ -274,3 +276,52 @@ def test_pricing_and_enumeration_are_exact(inst: PackInstance, seed: int, delta:
     want = {(lv, c) for lv, c in cols if rcs[c] <= delta - 1e-7}
     maybe = {(lv, c) for lv, c in cols if rcs[c] <= delta + 1e-7}
     assert want <= set(got) <= maybe
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pack_instances(max_n=7, max_p=7, min_n=3), st.integers(0, 2**31 - 1), st.floats(0.0, 0.6))
+def test_pricing_and_enumeration_with_subset_row_cuts_are_exact(inst: PackInstance, seed: int, delta: float) -> None:
+    table = LevelTable(inst.times, float(inst.times[:, -1].mean()))
+    k = inst.max_pack_size
+    rng = np.random.default_rng(seed)
+    pi = rng.uniform(0, 1.5, inst.n)
+    triples = np.array([rng.choice(inst.n, 3, replace=False) for _ in range(rng.integers(1, 6))])
+    cuts = Cuts(triples, rng.uniform(0.01, 1.0, len(triples)), inst.n)
+    cols = all_columns(table, k)
+    rcs = {c: float(table.tau[lv] - pi[list(c)].sum() + cuts.penalty(c)) for lv, c in cols}
+    for lv in range(table.L):
+        want = max([pi[list(c)].sum() - cuts.penalty(c) for _, c in cols if table.fits(list(c), lv)] + [0.0])
+        lo, hi, tasks = best_set_with_cuts(table, lv, pi, k, cuts, floor=-math.inf, node_limit=10**6)
+        assert lo == pytest.approx(want, abs=1e-9) and hi == pytest.approx(want, abs=1e-9)
+        if tasks.size:
+            assert table.fits(list(tasks), lv)
+            assert pi[tasks].sum() - cuts.penalty(tasks.tolist()) == pytest.approx(want, abs=1e-9)
+    pr = price(table, pi, k, column_threshold=-1e-9, cuts=cuts)
+    true_min = min(rcs.values())
+    assert pr.rc_lb <= true_min + 1e-9
+    if true_min < -1e-9:
+        assert pr.min_rc == pytest.approx(true_min, abs=1e-9)
+    ratio = max((pi[list(c)].sum() - cuts.penalty(c)) / table.tau[lv] for lv, c in cols)
+    assert pr.ratio_ub >= ratio - 1e-9
+    got = enumerate_columns(table, pi, k, delta, budget=10**6, cuts=cuts)
+    want_cols = {(lv, c) for lv, c in cols if rcs[c] <= delta - 1e-7}
+    maybe = {(lv, c) for lv, c in cols if rcs[c] <= delta + 1e-7}
+    assert want_cols <= set(got) <= maybe
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pack_instances(max_n=7, max_p=6, min_n=3))
+def test_optimum_with_subset_row_cuts_equals_brute_force(inst: PackInstance) -> None:
+    res = cs.solve(inst, METHOD, cut_rounds=3, heuristics=False)
+    check_result(inst, res, brute_force_optimum(inst))
+
+
+def test_subset_row_cuts_raise_the_bound_and_keep_it_valid() -> None:
+    # max_columns=1 stops the enumeration: the bounds are the (cut) LP bounds
+    inst = random_pack_instance(14, 6, 3, seed=12)
+    opt = cs.solve(inst, METHOD).objective
+    plain = cs.solve(inst, METHOD, cut_rounds=0, heuristics=False, rmp_time=0.01, max_columns=1)
+    cut = cs.solve(inst, METHOD, cut_rounds=5, heuristics=False, rmp_time=0.01, max_columns=1)
+    assert cut.stats["cuts"] > 0
+    assert plain.lower_bound < cut.lower_bound * (1 - 1e-3)
+    assert cut.lower_bound <= opt * (1 + 1e-9)

@@ -42,7 +42,12 @@ def _csc(sets: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 class CoveringMaster:
-    """Restricted master LP min c x, A x >= 1, x >= 0 over the columns added so far."""
+    """Restricted master LP over the columns added so far, with optional subset-row cuts.
+
+    min c x  s.t.  sum_{c ni i} x_c >= 1 (task rows),  sum_c [|S_c & R| >= 2] x_c <= 1 for
+    every cut triple R (at most one pack holds two tasks of R: valid for every
+    schedule, Jepsen et al.'s subset-row inequalities of rank 1), x >= 0.
+    """
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -52,6 +57,16 @@ class CoveringMaster:
         self.sets: list[tuple[int, ...]] = []
         self.levels: list[int] = []
         self.known: dict[tuple[int, ...], int] = {}
+        self.cuts: list[tuple[int, int, int]] = []
+        self._cut_of_task: list[list[int]] = [[] for _ in range(n)]
+
+    def _cut_rows(self, s: tuple[int, ...]) -> list[int]:
+        """Rows (n + cut index) of the cuts where column ``s`` has coefficient 1."""
+        hits: dict[int, int] = {}
+        for i in s:
+            for c in self._cut_of_task[i]:
+                hits[c] = hits.get(c, 0) + 1
+        return sorted(self.n + c for c, h in hits.items() if h >= 2)
 
     def add(self, sets: list[tuple[int, ...]], costs: list[float], levels: list[int]) -> int:
         """Append the columns not already present; returns how many were new."""
@@ -64,13 +79,25 @@ class CoveringMaster:
             new_costs.append(c)
             new_levels.append(lv)
         if new_sets:
-            starts, index, value = _csc(new_sets)
+            rows = [(*s, *self._cut_rows(s)) for s in new_sets] if self.cuts else new_sets
+            starts, index, value = _csc(rows)
             cnt = len(new_sets)
             self.h.addCols(cnt, np.array(new_costs), np.zeros(cnt), np.full(cnt, INF), index.size, starts, index, value)
             self.sets.extend(new_sets)
             self.costs.extend(new_costs)
             self.levels.extend(new_levels)
         return len(new_sets)
+
+    def add_cuts(self, triples: list[tuple[int, int, int]]) -> None:
+        """Add subset-row cuts on the given task triples (their rows cover every existing column)."""
+        for r in triples:
+            rs = set(r)
+            idx = [c for c, s in enumerate(self.sets) if len(rs.intersection(s)) >= 2]
+            self.h.addRow(-INF, 1.0, len(idx), np.array(idx, dtype=np.int32), np.ones(len(idx)))
+            cut = len(self.cuts)
+            self.cuts.append(tuple(r))
+            for i in r:
+                self._cut_of_task[i].append(cut)
 
     def fix(self, cols: list[int], value: bool) -> None:
         """Force columns to 1 (``value``) or release them back to [0, inf)."""
@@ -85,20 +112,65 @@ class CoveringMaster:
         if self.h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             return None
         sol = self.h.getSolution()
+        dual = np.array(sol.row_dual, dtype=float)
         return LPSolution(
             objective=float(self.h.getInfo().objective_function_value),
-            duals=np.maximum(np.array(sol.row_dual, dtype=float), 0.0),
+            duals=np.maximum(dual[: self.n], 0.0),
             x=np.array(sol.col_value, dtype=float),
             iterations=int(self.h.getInfo().simplex_iteration_count),
+            cut_duals=np.maximum(-dual[self.n :], 0.0),
         )
+
+    def separate(self, x: np.ndarray, limit: int, eps: float = 1e-6) -> list[tuple[int, int, int]]:
+        """The most violated subset-row cuts on task triples for the LP point ``x`` (not yet present).
+
+        sum_c x_c [|S_c & R| >= 2] = w_ab + w_ac + w_bc - 2 w_abc with w the pair and triple
+        weights of the support; candidate triples first pass w_ab + w_ac + w_bc > 1.
+        """
+        supp = np.flatnonzero(x > 1e-9)
+        if supp.size == 0:
+            return []
+        n = self.n
+        memb = np.zeros((n, supp.size))
+        for r, c in enumerate(supp.tolist()):
+            memb[list(self.sets[c]), r] = 1.0
+        xs = x[supp]
+        w = (memb * xs) @ memb.T
+        np.fill_diagonal(w, 0.0)
+        have = set(self.cuts)
+        found: list[tuple[float, tuple[int, int, int]]] = []
+        pa, pb = np.nonzero(np.triu(w, 1) > eps)
+        for a, b in zip(pa.tolist(), pb.tolist(), strict=True):
+            cs = np.arange(b + 1, n)
+            tot = w[a, b] + w[a, cs] + w[b, cs]
+            cand = cs[tot > 1 + eps]
+            if cand.size == 0:
+                continue
+            both = memb[a] * memb[b] * xs
+            val = tot[tot > 1 + eps] - 2.0 * (memb[cand] @ both)
+            for c, v in zip(cand.tolist(), val.tolist(), strict=True):
+                if v > 1 + eps and (a, b, c) not in have:
+                    found.append((v, (a, b, c)))
+        found.sort(reverse=True)
+        return [r for _, r in found[:limit]]
+
+    def cut_data(self, duals: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """(triples (C, 3), penalties (C,)) of the cuts with a positive dual, or None."""
+        if duals is None or not self.cuts:
+            return None
+        on = np.flatnonzero(duals > 1e-12)
+        if on.size == 0:
+            return None
+        return np.array(self.cuts, dtype=np.int64)[on], duals[on]
 
 
 @dataclass
 class LPSolution:
     objective: float
-    duals: np.ndarray
+    duals: np.ndarray  # task rows, >= 0
     x: np.ndarray
     iterations: int
+    cut_duals: np.ndarray  # subset-row penalties, >= 0 (minus the row duals)
 
 
 @dataclass

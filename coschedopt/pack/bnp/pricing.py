@@ -207,15 +207,125 @@ def topk_by_level(table: LevelTable, pi: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
+class Cuts:
+    """Subset-row cuts with positive duals: task triples R and penalties sigma_R > 0.
+
+    A column S pays sigma_R when it holds at least two tasks of R, so its reduced
+    cost is tau - pi(S) + pen(S), pen(S) = sum_{R : |S & R| >= 2} sigma_R.
+    """
+
+    def __init__(self, triples: np.ndarray, sigma: np.ndarray, n: int) -> None:
+        self.triples = np.asarray(triples, dtype=np.int64).reshape(-1, 3)
+        self.sigma = np.asarray(sigma, dtype=float)
+        self.of_task: list[list[int]] = [[] for _ in range(n)]
+        for c, r in enumerate(self.triples.tolist()):
+            for i in r:
+                self.of_task[i].append(c)
+
+    def hits(self, tasks) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for i in tasks:
+            for c in self.of_task[int(i)]:
+                out[c] = out.get(c, 0) + 1
+        return out
+
+    def penalty(self, tasks) -> float:
+        return float(sum(self.sigma[c] for c, h in self.hits(tasks).items() if h >= 2))
+
+
+def best_set_with_cuts(
+    table: LevelTable,
+    level: int,
+    pi: np.ndarray,
+    k: int,
+    cuts: Cuts,
+    floor: float,
+    node_limit: int = 40,
+) -> tuple[float, float, np.ndarray]:
+    """max pi(S) - pen(S) over the sets that fit at ``level``, by best-first branch and bound.
+
+    A node fixes tasks in (F) and out; its bound pi(F) - pen(F) + V_free (the knapsack
+    DP over the free tasks, penalties ignored) is valid since penalties are >= 0.
+    When the DP's best set pays a cut R not already paid inside F, the node splits on
+    a pair i, j of S & R into {i out}, {i in, j out}, {i, j in} (a partition).  The
+    search stops once no node can beat max(best, floor).  Returns (value of the best
+    set found, upper bound on the optimum, best set); the two values are equal
+    unless the floor or the node limit stopped the search.
+    """
+    p = table.p
+    m = table.m(level).astype(np.int64)
+    base = np.flatnonzero((pi > PI_EPS) & (m <= p))
+    best_val, best_set = 0.0, np.empty(0, dtype=np.int64)
+
+    def solve_node(forced: tuple[int, ...], banned: frozenset[int]) -> tuple[float, np.ndarray] | None:
+        cap = p - int(m[list(forced)].sum())
+        cnt = k - len(forced)
+        if cap < 0 or cnt < 0:
+            return None
+        free = base[~np.isin(base, list(forced) + list(banned))] if (forced or banned) else base
+        sub_m = m[free]
+        items = useful_items(sub_m, pi[free], cap, max(cnt, 1)) if cnt > 0 and cap > 0 else np.empty(0, np.int64)
+        val, pos = knapsack(sub_m[items], pi[free][items], cap, max(cnt, 1), want_set=True)
+        chosen = free[items[pos]] if pos is not None and pos.size else np.empty(0, dtype=np.int64)
+        fixed_val = float(pi[list(forced)].sum()) - cuts.penalty(forced)
+        return fixed_val + val, np.concatenate([np.array(forced, dtype=np.int64), chosen])
+
+    root = solve_node((), frozenset())
+    heap: list[tuple[float, int, tuple[int, ...], frozenset[int], np.ndarray]] = []
+    tick = 0
+    if root is not None:
+        heapq.heappush(heap, (-root[0], tick, (), frozenset(), root[1]))
+    nodes = 0
+    dropped = -math.inf  # best bound among the children discarded below the floor
+    while heap:
+        neg_ub, _, forced, banned, sset = heap[0]
+        if -neg_ub <= max(best_val, floor) + 1e-12 or nodes >= node_limit:
+            break
+        heapq.heappop(heap)
+        nodes += 1
+        ub = -neg_ub
+        true = float(pi[sset].sum()) - cuts.penalty(sset.tolist())
+        if true > best_val:
+            best_val, best_set = true, sset
+        if true >= ub - 1e-12:
+            continue
+        # a cut paid by S but not already by the forced tasks: branch on two of its tasks in S
+        fset = set(forced)
+        hits = cuts.hits(sset.tolist())
+        fh = cuts.hits(forced)
+        pick = next(c for c, h in hits.items() if h >= 2 and fh.get(c, 0) < 2)
+        inside = [i for i in cuts.triples[pick].tolist() if i in set(sset.tolist())]
+        inside.sort(key=lambda i: i in fset)  # unforced first
+        i, j = inside[0], inside[1]
+        if i in fset:  # then j is unforced too? no: sort puts unforced first, so both are forced: impossible
+            children = []
+        elif j in fset:
+            children = [(forced, banned | {i}), ((*forced, i), banned)]
+        else:
+            children = [(forced, banned | {i}), ((*forced, i), banned | {j}), ((*forced, i, j), banned)]
+        for f2, b2 in children:
+            r = solve_node(tuple(sorted(f2)), frozenset(b2))
+            if r is None:
+                continue
+            if r[0] > max(best_val, floor) + 1e-12:
+                tick += 1
+                heapq.heappush(heap, (-r[0], tick, tuple(sorted(f2)), frozenset(b2), r[1]))
+            else:
+                dropped = max(dropped, r[0])
+    upper = max(best_val, dropped, -heap[0][0] if heap else -math.inf)
+    return best_val, upper, np.sort(best_set)
+
+
 @dataclass
 class Pricing:
     """Outcome of one pricing pass.
 
-    ``min_rc``: least reduced cost among the evaluated levels; every column has
-    reduced cost >= min(min_rc, the column threshold) when ``complete``; ``ratio_ub``: an upper bound on max pi(S)/tau(S) over all
-    columns (valid only when ``complete``); ``columns``: (reduced cost, level, tasks)
-    for every evaluated level whose best set has reduced cost below the threshold.
-    ``levels_le``: evaluated levels with reduced cost <= the search threshold.
+    ``min_rc``: least reduced cost of a set actually found at an evaluated level;
+    ``rc_lb``: a lower bound on every column's reduced cost (valid when ``complete``);
+    ``ratio_ub``: an upper bound on max (pi(S) - pen(S))/tau(S) over all columns (valid
+    when ``complete``); ``columns``: (reduced cost, level, tasks) for evaluated levels
+    whose best set has reduced cost below the column threshold;
+    ``levels_le``: levels whose reduced cost may be <= the fixed threshold.
     """
 
     min_rc: float
@@ -224,6 +334,7 @@ class Pricing:
     evaluated: int = 0
     complete: bool = True
     levels_le: list[int] = field(default_factory=list)
+    rc_lb: float = math.inf
 
 
 def price(
@@ -236,6 +347,7 @@ def price(
     deadline: Deadline | None = None,
     columns_per_level: int = 1,
     enough: int | None = None,
+    cuts: Cuts | None = None,
 ) -> Pricing:
     """Exact pricing over all levels by best-first bisection (see module docstring).
 
@@ -248,34 +360,49 @@ def price(
     previous ones (the DP re-run with their duals zeroed), while still below it.
     ``enough``: stop (``complete = False``) once that many columns are found
     (partial pricing for heuristics; no bound is then available).
+    With ``cuts``, the batched DP (penalties ignored) gives upper bounds and
+    :func:`best_set_with_cuts` the exact value where it can beat the threshold;
+    each evaluated level keeps a lower (achieved) and an upper value, and V stays
+    non-decreasing in tau, so the same pruning holds with upper values on the
+    right and lower values on the left.
     """
     L, tau = table.L, table.tau
     topk = topk_by_level(table, pi, k)
     res = Pricing(min_rc=math.inf, ratio_ub=0.0)
-    vals: dict[int, float] = {}
+    vlo: dict[int, float] = {}
+    vhi: dict[int, float] = {}
 
     def thr() -> float:
         if fixed_threshold is not None:
             return fixed_threshold
         return min(column_threshold, res.min_rc)
 
-    def record(level: int, val: float) -> None:
+    def record(level: int, ub0: float) -> None:
         res.evaluated += 1
-        rc = float(tau[level] - val)
-        if rc < column_threshold:
-            rest = pi
-            for _ in range(columns_per_level):
-                val2, tasks = best_set_at_level(table, level, rest, k, want_set=True)
-                if tau[level] - val2 >= column_threshold or tasks is None or tasks.size == 0:
-                    break
-                res.columns.append((float(tau[level] - val2), level, tasks))
-                rest = rest.copy()
-                rest[tasks] = 0.0
-        if fixed_threshold is not None and rc <= fixed_threshold:
+        t = float(tau[level])
+        if cuts is None:
+            lo = hi = ub0
+            if t - ub0 < column_threshold:
+                rest = pi
+                for _ in range(columns_per_level):
+                    val2, tasks = best_set_at_level(table, level, rest, k, want_set=True)
+                    if t - val2 >= column_threshold or tasks is None or tasks.size == 0:
+                        break
+                    res.columns.append((t - val2, level, tasks))
+                    rest = rest.copy()
+                    rest[tasks] = 0.0
+        elif fixed_threshold is not None or t - ub0 >= thr():
+            lo, hi = -math.inf, ub0
+        else:
+            lo, hi, tasks = best_set_with_cuts(table, level, pi, k, cuts, floor=t - thr())
+            if t - lo < column_threshold and tasks.size:
+                res.columns.append((t - lo, level, tasks))
+        if fixed_threshold is not None and t - hi <= fixed_threshold:
             res.levels_le.append(level)
-        res.min_rc = min(res.min_rc, rc)
-        res.ratio_ub = max(res.ratio_ub, val / tau[level])
-        vals[level] = val
+        res.min_rc = min(res.min_rc, t - lo)
+        res.rc_lb = min(res.rc_lb, t - hi)
+        res.ratio_ub = max(res.ratio_ub, hi / t)
+        vlo[level], vhi[level] = lo, hi
 
     def evaluate(batch: list[int]) -> None:
         for level, val in zip(batch, knapsack_values(table, np.array(batch), pi, k).tolist(), strict=True):
@@ -288,7 +415,7 @@ def price(
 
     def push(a: int, b: int) -> None:
         if b - a > 1:
-            vb = min(vals[b], float(topk[b - 1]))
+            vb = min(vhi[b], float(topk[b - 1]))
             heapq.heappush(heap, (float(tau[a + 1] - vb), a, b))
 
     push(lo, hi)
@@ -299,13 +426,13 @@ def price(
         wave: list[tuple[int, int]] = []
         while heap and len(wave) < nbatch:
             bound, a, b = heapq.heappop(heap)
-            vb = min(vals[b], float(topk[b - 1]))
-            if vals[a] >= vb:
+            vb = min(vhi[b], float(topk[b - 1]))
+            if vlo[a] >= vb:
                 # V is constant (= V(a)) strictly inside (a, b): nothing beats level a there,
                 # and the reduced costs are known exactly without a DP
                 if fixed_threshold is not None:
                     inner = np.arange(a + 1, b)
-                    res.levels_le.extend(inner[tau[a + 1 : b] - vals[a] <= fixed_threshold].tolist())
+                    res.levels_le.extend(inner[tau[a + 1 : b] - vlo[a] <= fixed_threshold].tolist())
                 continue
             if bound >= thr():
                 # every interior level l has V(l) <= vb and tau_l >= tau_{a+1}
@@ -322,6 +449,7 @@ def price(
             mid = (a + b) // 2
             push(a, mid)
             push(mid, b)
+    res.rc_lb = min(res.rc_lb, thr())
     return res
 
 
@@ -351,6 +479,7 @@ def enumerate_level(
     budget: int,
     deadline: Deadline | None = None,
     tol: float = 1e-9,
+    cuts: Cuts | None = None,
 ) -> None:
     """Append to ``out`` every (level, S) with optimal level exactly ``level`` and tau - pi(S) <= delta.
 
@@ -392,9 +521,11 @@ def enumerate_level(
     while stack:
         start, c, cap, prof, chosen = stack.pop()
         if prof >= target and int(mp[list(chosen)].sum()) > p:
-            out.append((level, tuple(sorted(int(items[q]) for q in chosen))))
-            if len(out) > budget:
-                raise TooManyColumns
+            col = tuple(sorted(int(items[q]) for q in chosen))
+            if cuts is None or prof - cuts.penalty(col) >= target:
+                out.append((level, col))
+                if len(out) > budget:
+                    raise TooManyColumns
         count += 1
         if deadline is not None and count % 2048 == 0 and deadline.expired():
             raise TimeoutError
@@ -420,6 +551,7 @@ def enumerate_columns(
     *,
     budget: int,
     deadline: Deadline | None = None,
+    cuts: Cuts | None = None,
 ) -> list[tuple[int, tuple[int, ...]]]:
     """All columns (optimal level, task set) with reduced cost <= delta.
 
@@ -428,10 +560,10 @@ def enumerate_columns(
     enumerated by :func:`enumerate_level`.  Raises :class:`TooManyColumns` past
     ``budget`` columns and ``TimeoutError`` at the deadline.
     """
-    pr = price(table, pi, k, column_threshold=-math.inf, fixed_threshold=delta + 1e-9, deadline=deadline)
+    pr = price(table, pi, k, column_threshold=-math.inf, fixed_threshold=delta + 1e-9, deadline=deadline, cuts=cuts)
     if not pr.complete:
         raise TimeoutError
     out: list[tuple[int, tuple[int, ...]]] = []
-    for level in sorted(pr.levels_le):
-        enumerate_level(table, level, pi, k, delta, out, budget, deadline)
+    for level in sorted(set(pr.levels_le)):
+        enumerate_level(table, level, pi, k, delta, out, budget, deadline, cuts=cuts)
     return out

@@ -17,7 +17,7 @@ from ..instance import PackInstance
 from ..schedule import PackSchedule
 from .levels import LevelTable
 from .master import CoveringMaster, solve_covering_mip
-from .pricing import TooManyColumns, enumerate_columns, price
+from .pricing import Cuts, TooManyColumns, enumerate_columns, price
 
 #: the paper's heuristics tried for a first incumbent, when registered (best first)
 SEED_HEURISTICS = ("pack-by-pack-9", "pack-approx", "random-proc-9", "random-pack-9")
@@ -43,6 +43,8 @@ class _State:
     per_level: int = 3
     dive_rounds: int = 5
     dive_enough: int = 30
+    cut_rounds: int = 0
+    cuts_per_round: int = 50
     best_sets: list[tuple[int, ...]] = field(default_factory=list)
     ub: float = math.inf  # scaled
     lb: float = 0.0  # scaled, certified
@@ -129,44 +131,83 @@ def _seed_incumbent(st: _State, master: CoveringMaster, use_heuristics: bool) ->
         st.offer(sets, name)
 
 
-def _column_generation(st: _State, master: CoveringMaster) -> tuple[np.ndarray | None, float, bool]:
-    """Solve the master LP over all columns; returns (LP duals, least reduced cost bound, converged).
+@dataclass
+class _CG:
+    """Outcome of column generation: the final LP duals (tasks, cuts), a lower bound on
+    every reduced cost, whether the LP is optimal over all columns, and the LP point."""
 
-    Dual smoothing (Wentges): pricing uses pi = a pi_center + (1 - a) pi_LP, with
-    pi_center the duals of the best Farley bound so far; columns that price out
-    against pi_LP enter.  When none does (a mis-price), pricing falls back to pi_LP
-    itself, so the loop ends exactly when the LP is optimal over all columns.
-    Every priced pi gives a valid bound (the Farley bound holds for any pi >= 0).
+    duals: np.ndarray | None = None
+    cut_duals: np.ndarray | None = None
+    cuts: Cuts | None = None
+    rc_lb: float = -math.inf
+    converged: bool = False
+    x: np.ndarray | None = None
+    lp: float = math.nan
+
+
+def _cuts_of(master: CoveringMaster, sigma: np.ndarray | None) -> Cuts | None:
+    data = master.cut_data(sigma)
+    return None if data is None else Cuts(data[0], data[1], master.n)
+
+
+def _column_generation(st: _State, master: CoveringMaster) -> _CG:
+    """Solve the master LP (with its current cuts) over all columns.
+
+    Dual smoothing (Wentges): pricing uses pi = a pi_center + (1 - a) pi_LP (task and
+    cut duals alike), with pi_center the duals of the best Farley bound so far;
+    columns that price out against the LP duals enter.  When none does (a
+    mis-price), pricing falls back to the LP duals themselves, so the loop ends
+    exactly when the LP is optimal over all columns.  Every priced dual vector gives
+    a valid bound (the Farley bound holds for any duals >= 0).
     """
     table, k = st.table, st.inst.max_pack_size
     alpha = st.smoothing
-    rounds = 0
+    rounds = st.stats.get("cg_rounds", 0)
     last_log = 0.0
-    center, center_lb = None, -math.inf
+    center = None
+    center_lb = -math.inf
     while True:
         lp = master.solve(st.deadline)
         if lp is None:
-            return None, -math.inf, False
+            return _CG()
         rounds += 1
         st.stats["cg_rounds"] = rounds
-        pi_lp = lp.duals
-        if center is None:
-            center = pi_lp
+        full_lp = np.concatenate([lp.duals, lp.cut_duals])
+        if center is None or center.size != full_lp.size:
+            center, center_lb = full_lp, -math.inf
         a = alpha
         while True:
-            pi = pi_lp if a == 0.0 else a * center + (1.0 - a) * pi_lp
-            pr = price(table, pi, k, column_threshold=-RC_EPS, deadline=st.deadline, columns_per_level=st.per_level)
+            vec = full_lp if a == 0.0 else a * center + (1.0 - a) * full_lp
+            pi, sigma = vec[: st.inst.n], vec[st.inst.n :]
+            cuts = _cuts_of(master, sigma)
+            pr = price(
+                table,
+                pi,
+                k,
+                column_threshold=-RC_EPS,
+                deadline=st.deadline,
+                columns_per_level=st.per_level,
+                cuts=cuts,
+            )
             st.stats["pricing_levels_evaluated"] = st.stats.get("pricing_levels_evaluated", 0) + pr.evaluated
             if not pr.complete:
-                return None, -math.inf, False
-            # Farley bound: pi / max ratio is feasible for the dual of the full LP
-            bound = float(pi.sum()) / max(1.0, pr.ratio_ub) * (1 - BOUND_SAFETY)
+                return _CG()
+            # Farley bound: (pi, sigma) / max ratio is feasible for the dual of the full LP
+            bound = (float(pi.sum()) - float(sigma.sum())) / max(1.0, pr.ratio_ub) * (1 - BOUND_SAFETY)
             st.raise_lb(bound, "farley")
             if bound > center_lb:
-                center, center_lb = pi, bound
+                center, center_lb = vec, bound
             cols = [st.column(tasks) for _, _, tasks in pr.columns]
             if a > 0.0:  # keep the columns that price out against the LP duals
-                cols = [c for c in cols if table.tau[c[1]] - float(pi_lp[list(c[0])].sum()) < -RC_EPS]
+                lp_cuts = _cuts_of(master, lp.cut_duals)
+                cols = [
+                    c
+                    for c in cols
+                    if table.tau[c[1]]
+                    - float(lp.duals[list(c[0])].sum())
+                    + (lp_cuts.penalty(c[0]) if lp_cuts is not None else 0.0)
+                    < -RC_EPS
+                ]
             added = master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols])
             if added or a == 0.0:
                 break
@@ -176,13 +217,43 @@ def _column_generation(st: _State, master: CoveringMaster) -> tuple[np.ndarray |
             last_log = now
             st.log(
                 f"CG round {rounds}: LP {lp.objective * table.scale:.6g}, bound {st.lb * table.scale:.6g}, "
-                f"min rc {pr.min_rc:.3g}, {added} new columns ({len(master.sets)} total), {pr.evaluated} levels priced"
+                f"min rc {pr.min_rc:.3g}, {added} new columns ({len(master.sets)} total, {len(master.cuts)} cuts), "
+                f"{pr.evaluated} levels priced"
             )
         if added == 0:
             st.stats["lp_bound"] = float(lp.objective * table.scale)
-            return pi_lp, min(pr.min_rc, -RC_EPS), True
+            return _CG(lp.duals, lp.cut_duals, cuts, min(pr.rc_lb, -RC_EPS), True, lp.x, lp.objective)
         if st.closed():
-            return None, -math.inf, False
+            return _CG()
+
+
+def _cut_rounds(st: _State, master: CoveringMaster, cg: _CG) -> _CG:
+    """Strengthen the LP with subset-row cuts on task triples, re-running column generation.
+
+    Stops after ``cut_rounds`` rounds, when no cut is violated, when a round moves the
+    LP by less than 1e-6 relative, or when half of the remaining time is spent; keeps
+    the last converged state (its duals drive the enumeration).
+    """
+    rounds = 0
+    rem = st.deadline.remaining()
+    stop_at = time.perf_counter() + (rem / 2 if math.isfinite(rem) else math.inf)
+    while not st.closed() and rounds < st.cut_rounds and time.perf_counter() < stop_at:
+        triples = master.separate(cg.x, st.cuts_per_round)
+        if not triples:
+            break
+        rounds += 1
+        master.add_cuts(triples)
+        st.log(f"cut round {rounds}: {len(triples)} subset-row cuts ({len(master.cuts)} in all)")
+        nxt = _column_generation(st, master)
+        if not nxt.converged:
+            break
+        improved = nxt.lp - cg.lp >= 1e-6 * max(1.0, nxt.lp)
+        cg = nxt
+        if not improved:
+            break
+    st.stats["cuts"] = len(master.cuts)
+    st.stats["cut_rounds"] = rounds
+    return cg
 
 
 def _dive(st: _State, master: CoveringMaster) -> None:
@@ -206,6 +277,7 @@ def _dive(st: _State, master: CoveringMaster) -> None:
             for _ in range(st.dive_rounds):
                 pi = lp.duals.copy()
                 pi[covered] = 0.0
+                cuts = _cuts_of(master, lp.cut_duals)
                 pr = price(
                     table,
                     pi,
@@ -214,6 +286,7 @@ def _dive(st: _State, master: CoveringMaster) -> None:
                     deadline=st.deadline,
                     columns_per_level=st.per_level,
                     enough=st.dive_enough,
+                    cuts=cuts,
                 )
                 cols = [st.column(tasks) for _, _, tasks in pr.columns]
                 if not master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols]):
@@ -265,17 +338,19 @@ def _restricted_mip(st: _State, sets: list[tuple[int, ...]], costs: list[float],
     return sol
 
 
-def _enumerate_and_solve(st: _State, duals: np.ndarray, rc_lb: float, pool: CoveringMaster, budget: int) -> None:
+def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int) -> None:
     """Close the gap: MIP over every column whose reduced cost is at most delta.
 
-    With D = sum(duals) and r = min(0, least reduced cost), a partition x costs
-    D + sum_{c in x} rc_c, so a partition containing a column with rc > delta costs
+    With D = sum(duals) - sum(cut duals) and r = min(0, least reduced cost), a partition
+    x costs at least D + sum_{c in x} rc_c (equality without cuts; each cut's slack
+    times its dual is >= 0), so a partition containing a column with rc > delta costs
     more than D + delta + (|x| - 1) r.  Hence opt >= min(MIP bound, D + delta + (N-1) r)
     with N an upper bound on the number of packs, and the MIP optimum is the optimum
     as soon as it is <= D + delta + (N-1) r.  delta grows until that happens.
     """
     table, k = st.table, st.inst.max_pack_size
-    d = float(duals.sum())
+    duals, rc_lb = cg.duals, cg.rc_lb
+    d = float(duals.sum()) - (float(cg.cut_duals.sum()) if cg.cut_duals is not None else 0.0)
     tau_min = float(table.tau[0])
     stage = 0
     delta, delta_ok, delta_bad = None, 0.0, math.inf
@@ -291,7 +366,7 @@ def _enumerate_and_solve(st: _State, duals: np.ndarray, rc_lb: float, pool: Cove
             break
         stage += 1
         try:
-            cols = enumerate_columns(table, duals, k, delta, budget=budget, deadline=st.deadline)
+            cols = enumerate_columns(table, duals, k, delta, budget=budget, deadline=st.deadline, cuts=cg.cuts)
         except TooManyColumns:
             delta_bad = delta
             st.log(f"enumeration stage {stage}: more than {budget} columns below delta {delta:.4g}")
@@ -338,6 +413,7 @@ def solve(
     heuristics: bool = True,
     max_columns: int = 1_000_000,
     rmp_time: float = 10.0,
+    cut_rounds: int = 0,
 ) -> Result:
     """The ``branch-and-price`` method (documented in :mod:`coschedopt.pack.bnp`)."""
     if not (isinstance(gap, int | float) and 0 <= gap < 1):
@@ -349,6 +425,7 @@ def solve(
     scale = float(np.mean(t[:, -1]))
     table = LevelTable(t, scale)
     st = _State(instance, table, deadline, verbose, float(gap), 0 if seed is None else int(seed), _integral(t))
+    st.cut_rounds = int(cut_rounds)
     st.stats.update(levels=table.L)
     # trivial bounds: the longest task alone on p processors; the total least work over p
     st.raise_lb(
@@ -356,17 +433,22 @@ def solve(
     )
     master = CoveringMaster(instance.n)
     _seed_incumbent(st, master, heuristics)
-    duals, rc_lb, converged = (None, -math.inf, False)
+    cg = _CG()
     if not st.closed():
-        duals, rc_lb, converged = _column_generation(st, master)
+        cg = _column_generation(st, master)
     st.stats["columns"] = len(master.sets)
     if not st.closed() and not deadline.expired():
         _dive(st, master)
     if not st.closed() and not deadline.expired():
         rem = deadline.remaining()
         _restricted_mip(st, master.sets, master.costs, min(rmp_time, rem), "restricted master MIP")
-    if converged and not st.closed() and not deadline.expired():
-        _enumerate_and_solve(st, duals, rc_lb, master, max_columns)
+    if cg.converged and st.cut_rounds > 0 and not st.closed():
+        cg = _cut_rounds(st, master, cg)
+        st.stats["columns"] = len(master.sets)
+        if master.cuts and not st.closed() and not deadline.expired():
+            _dive(st, master)  # the cut LP is closer to integral: dive again
+    if cg.converged and not st.closed() and not deadline.expired():
+        _enumerate_and_solve(st, cg, master, max_columns)
     lb = min(st.lb, st.ub) * scale
     ub = st.ub * scale
     closed = st.closed()
