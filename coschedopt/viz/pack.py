@@ -10,9 +10,8 @@ import numpy as np
 def plot_pack_schedule(instance: Any, schedule: Any, ax: Any) -> None:
     """Each pack is a column as wide as its cost; each task a box of width t(i, sigma(i))
     and height sigma(i); hatched space is idle processor time."""
-    from matplotlib.patches import Rectangle
-
     import matplotlib
+    from matplotlib.patches import Rectangle
 
     cmap = matplotlib.colormaps["tab20"]
     idx, t, p = instance.index, instance.times, instance.processors
