@@ -12,6 +12,7 @@ from coschedopt import methods
 from coschedopt.bench import bundled_suites, load_suite
 from coschedopt.bench.suite import bundled_suites_dir, matches_when
 from coschedopt.core import InputError
+from coschedopt.pack.heuristics import HEURISTICS
 
 from . import toy_family  # noqa: F401  (registers the test-only family "toy")
 from .conftest import REPO
@@ -34,15 +35,7 @@ def test_bundled_pack_suites_expand_to_registered_methods(name):
     suite = load_suite(name)
     assert suite.family == "pack"
     labels = {c.method for c in suite.cells}
-    heuristics = {
-        "pack-approx",
-        "pack-by-pack-1",
-        "pack-by-pack-9",
-        "random-pack-1",
-        "random-pack-9",
-        "random-proc-1",
-        "random-proc-9",
-    }
+    heuristics = set(HEURISTICS)
     assert heuristics <= labels <= set(methods("pack"))
     assert any(c.exact for c in suite.cells)
     # matching (Theorem 1) is only planned where it applies
