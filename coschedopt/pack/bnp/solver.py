@@ -45,6 +45,7 @@ class _State:
     dive_enough: int = 30
     cut_rounds: int = 0
     cuts_per_round: int = 50
+    cut_share: float = 0.4
     best_sets: list[tuple[int, ...]] = field(default_factory=list)
     ub: float = math.inf  # scaled
     lb: float = 0.0  # scaled, certified
@@ -143,6 +144,7 @@ class _CG:
     converged: bool = False
     x: np.ndarray | None = None
     lp: float = math.nan
+    ratio: float = 1.0  # upper bound on max (pi(S) - pen(S)) / tau(S) at these duals
 
 
 def _cuts_of(master: CoveringMaster, sigma: np.ndarray | None) -> Cuts | None:
@@ -150,7 +152,7 @@ def _cuts_of(master: CoveringMaster, sigma: np.ndarray | None) -> Cuts | None:
     return None if data is None else Cuts(data[0], data[1], master.n)
 
 
-def _column_generation(st: _State, master: CoveringMaster) -> _CG:
+def _column_generation(st: _State, master: CoveringMaster, until: Deadline | None = None) -> _CG:
     """Solve the master LP (with its current cuts) over all columns.
 
     Dual smoothing (Wentges): pricing uses pi = a pi_center + (1 - a) pi_LP (task and
@@ -161,13 +163,14 @@ def _column_generation(st: _State, master: CoveringMaster) -> _CG:
     a valid bound (the Farley bound holds for any duals >= 0).
     """
     table, k = st.table, st.inst.max_pack_size
+    dl = until or st.deadline
     alpha = st.smoothing
     rounds = st.stats.get("cg_rounds", 0)
     last_log = 0.0
     center = None
     center_lb = -math.inf
     while True:
-        lp = master.solve(st.deadline)
+        lp = master.solve(dl)
         if lp is None:
             return _CG()
         rounds += 1
@@ -185,7 +188,7 @@ def _column_generation(st: _State, master: CoveringMaster) -> _CG:
                 pi,
                 k,
                 column_threshold=-RC_EPS,
-                deadline=st.deadline,
+                deadline=dl,
                 columns_per_level=st.per_level,
                 cuts=cuts,
             )
@@ -222,7 +225,7 @@ def _column_generation(st: _State, master: CoveringMaster) -> _CG:
             )
         if added == 0:
             st.stats["lp_bound"] = float(lp.objective * table.scale)
-            return _CG(lp.duals, lp.cut_duals, cuts, min(pr.rc_lb, -RC_EPS), True, lp.x, lp.objective)
+            return _CG(lp.duals, lp.cut_duals, cuts, min(pr.rc_lb, -RC_EPS), True, lp.x, lp.objective, pr.ratio_ub)
         if st.closed():
             return _CG()
 
@@ -231,20 +234,21 @@ def _cut_rounds(st: _State, master: CoveringMaster, cg: _CG) -> _CG:
     """Strengthen the LP with subset-row cuts on task triples, re-running column generation.
 
     Stops after ``cut_rounds`` rounds, when no cut is violated, when a round moves the
-    LP by less than 1e-6 relative, or when half of the remaining time is spent; keeps
-    the last converged state (its duals drive the enumeration).
+    LP by less than 1e-6 relative, or when its share of the remaining time is spent
+    (``cut_share``; a round cut short is dropped); keeps the last converged state,
+    whose duals drive the enumeration (its cut rows stay in the master: valid).
     """
     rounds = 0
     rem = st.deadline.remaining()
-    stop_at = time.perf_counter() + (rem / 2 if math.isfinite(rem) else math.inf)
-    while not st.closed() and rounds < st.cut_rounds and time.perf_counter() < stop_at:
+    box = Deadline(max(1e-3, rem * st.cut_share) if math.isfinite(rem) else None)
+    while not st.closed() and rounds < st.cut_rounds and not box.expired():
         triples = master.separate(cg.x, st.cuts_per_round)
         if not triples:
             break
         rounds += 1
         master.add_cuts(triples)
         st.log(f"cut round {rounds}: {len(triples)} subset-row cuts ({len(master.cuts)} in all)")
-        nxt = _column_generation(st, master)
+        nxt = _column_generation(st, master, box)
         if not nxt.converged:
             break
         improved = nxt.lp - cg.lp >= 1e-6 * max(1.0, nxt.lp)
@@ -256,7 +260,7 @@ def _cut_rounds(st: _State, master: CoveringMaster, cg: _CG) -> _CG:
     return cg
 
 
-def _dive(st: _State, master: CoveringMaster) -> None:
+def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> None:
     """Column-generation diving: fix the columns the LP likes, re-price the rest, repeat.
 
     Each step fixes (lower bound 1) every column at 1 in the LP and the largest
@@ -266,12 +270,13 @@ def _dive(st: _State, master: CoveringMaster) -> None:
     cover found is offered as incumbent and every bound is released.
     """
     table, k, n = st.table, st.inst.max_pack_size, st.inst.n
+    dl = until or st.deadline
     fixed: list[int] = []
     covered = np.zeros(n, dtype=bool)
     steps = 0
     try:
-        while not st.deadline.expired():
-            lp = master.solve(st.deadline)
+        while not dl.expired():
+            lp = master.solve(dl)
             if lp is None:
                 return
             for _ in range(st.dive_rounds):
@@ -283,7 +288,7 @@ def _dive(st: _State, master: CoveringMaster) -> None:
                     pi,
                     k,
                     column_threshold=-RC_EPS,
-                    deadline=st.deadline,
+                    deadline=dl,
                     columns_per_level=st.per_level,
                     enough=st.dive_enough,
                     cuts=cuts,
@@ -291,7 +296,7 @@ def _dive(st: _State, master: CoveringMaster) -> None:
                 cols = [st.column(tasks) for _, _, tasks in pr.columns]
                 if not master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols]):
                     break
-                lp = master.solve(st.deadline)
+                lp = master.solve(dl)
                 if lp is None:
                     return
             x = lp.x
@@ -341,23 +346,26 @@ def _restricted_mip(st: _State, sets: list[tuple[int, ...]], costs: list[float],
 def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int) -> None:
     """Close the gap: MIP over every column whose reduced cost is at most delta.
 
-    With D = sum(duals) - sum(cut duals) and r = min(0, least reduced cost), a partition
-    x costs at least D + sum_{c in x} rc_c (equality without cuts; each cut's slack
-    times its dual is >= 0), so a partition containing a column with rc > delta costs
-    more than D + delta + (|x| - 1) r.  Hence opt >= min(MIP bound, D + delta + (N-1) r)
-    with N an upper bound on the number of packs, and the MIP optimum is the optimum
-    as soon as it is <= D + delta + (N-1) r.  delta grows until that happens.
+    The duals are divided by r >= max (pi(S) - pen(S)) / tau(S) (the pricing's ratio
+    bound), so every column has reduced cost rc >= 0, and D = (sum pi - sum sigma) / r
+    is the Farley bound.  A partition x costs at least D + sum_{c in x} rc_c (equality
+    without cuts; each cut's slack times its dual is >= 0), so a partition using a
+    column with rc > delta costs more than D + delta: opt >= min(MIP bound, D + delta),
+    and the MIP optimum is the optimum as soon as delta >= incumbent - D.
     """
     table, k = st.table, st.inst.max_pack_size
-    duals, rc_lb = cg.duals, cg.rc_lb
-    d = float(duals.sum()) - (float(cg.cut_duals.sum()) if cg.cut_duals is not None else 0.0)
-    tau_min = float(table.tau[0])
+    # scaled by the ratio bound, the duals are feasible for the dual of the full LP:
+    # every column has reduced cost >= 0 and D is the Farley bound (no rounding slack)
+    r = max(1.0, cg.ratio) * (1 + 1e-12)
+    duals = cg.duals / r
+    cuts = None
+    if cg.cuts is not None:
+        cuts = Cuts(cg.cuts.triples, cg.cuts.sigma / r, st.inst.n)
+    d = (float(cg.duals.sum()) - (float(cg.cut_duals.sum()) if cg.cut_duals is not None else 0.0)) / r
     stage = 0
     delta, delta_ok, delta_bad = None, 0.0, math.inf
     while not st.closed() and not st.deadline.expired():
-        npacks = min(st.inst.n, int(st.ub / tau_min + 1e-9))
-        adj = (npacks - 1) * min(0.0, rc_lb)
-        needed = st.ub - d - adj
+        needed = st.ub - d
         if needed <= 0:
             st.raise_lb(st.ub, "enumeration")
             break
@@ -366,7 +374,7 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int)
             break
         stage += 1
         try:
-            cols = enumerate_columns(table, duals, k, delta, budget=budget, deadline=st.deadline, cuts=cg.cuts)
+            cols = enumerate_columns(table, duals, k, delta, budget=budget, deadline=st.deadline, cuts=cuts)
         except TooManyColumns:
             delta_bad = delta
             st.log(f"enumeration stage {stage}: more than {budget} columns below delta {delta:.4g}")
@@ -393,7 +401,7 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int)
             st, sets, costs, rem if math.isfinite(rem) else 1e7, f"enumeration MIP (delta {delta:.3g})"
         )
         st.stats["mip_columns"] = len(sets)
-        outside = d + delta + adj  # every cover using a column outside the set costs more than this
+        outside = d + delta  # every cover using a column outside the set costs more than this
         st.raise_lb(min(sol.bound, outside) * (1 - BOUND_SAFETY), "enumeration")
         if not sol.optimal or delta >= needed:
             break
@@ -413,7 +421,7 @@ def solve(
     heuristics: bool = True,
     max_columns: int = 1_000_000,
     rmp_time: float = 10.0,
-    cut_rounds: int = 0,
+    cut_rounds: int = 10,
 ) -> Result:
     """The ``branch-and-price`` method (documented in :mod:`coschedopt.pack.bnp`)."""
     if not (isinstance(gap, int | float) and 0 <= gap < 1):
@@ -446,7 +454,10 @@ def solve(
         cg = _cut_rounds(st, master, cg)
         st.stats["columns"] = len(master.sets)
         if master.cuts and not st.closed() and not deadline.expired():
-            _dive(st, master)  # the cut LP is closer to integral: dive again
+            rem = deadline.remaining()
+            _dive(
+                st, master, Deadline(max(1e-3, rem / 4)) if math.isfinite(rem) else None
+            )  # the cut LP is closer to integral
     if cg.converged and not st.closed() and not deadline.expired():
         _enumerate_and_solve(st, cg, master, max_columns)
     lb = min(st.lb, st.ub) * scale
