@@ -9,6 +9,8 @@ Three parts, each printing one line per instance and all written to Markdown
 * ``w2`` / ``w3``: the paper's Workload-II (65 tasks, p = 16) at k = 2, 4, ..., 16 and
   Workload-III (260 tasks, p = 32) at k = 4, 8, 16, 32, several seeds: status, time,
   cost, certified bound and gap within ``--time-limit``;
+* ``3part``: Theorem 2's reduction of random 3-PARTITION yes-instances (k = 3,
+  p = B, 3m tasks): the optimum is m, found and proven;
 * heuristics: on every Workload-II/III instance, the *true* gap of the paper's seven
   heuristics, (cost - optimum) / optimum, against the proven optimum (instances not
   proven optimal are reported against the certified bound, as an upper bound on the gap).
@@ -29,7 +31,13 @@ import time
 from pathlib import Path
 
 import coschedopt as cs
-from coschedopt.pack.generate import random_pack_instance, workload_ii, workload_iii
+from coschedopt.pack.generate import (
+    random_pack_instance,
+    random_three_partition_yes,
+    three_partition_instance,
+    workload_ii,
+    workload_iii,
+)
 
 HEURISTICS = (
     "pack-approx",
@@ -113,6 +121,19 @@ def part_workload(args, rows: list, which: str) -> None:
             )
 
 
+def part_three_partition(args, rows: list) -> None:
+    log(f"\n# Theorem 2 reduction, yes-instances, B = {args.bound}, k = 3, limit {args.time_limit} s")
+    log(f"{'m':>4} {'tasks':>5} {'seed':>4} {'status':>10} {'time s':>8} {'cost':>10} {'bound':>10}")
+    for m in args.triplets:
+        for seed in args.seeds:
+            inst = three_partition_instance(random_three_partition_yes(m, args.bound, seed=seed), args.bound)
+            b = run_bnp(inst, args.time_limit, seed)
+            rows.append({"part": "3part", "m": m, "seed": seed, "B": args.bound, "bnp": b})
+            log(
+                f"{m:>4} {inst.n:>5} {seed:>4} {b['status']:>10} {b['time']:>8.1f} {b['cost']:>10.6g} {b['bound']:>10.6g}"
+            )
+
+
 def _fmt_pct(x: float | None, digits: int = 2) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f} %"
 
@@ -121,6 +142,17 @@ def markdown(rows: list, args) -> str:
     out = ["# branch-and-price benchmark", ""]
     out.append(f"Command: `{' '.join(['python', 'benchmarks/pack_bnp.py', *sys.argv[1:]])}`  ")
     out.append(f"Machine: 2 cores shared with other jobs; time limit {args.time_limit} s per instance.")
+    tp = [r for r in rows if r["part"] == "3part"]
+    if tp:
+        out += ["", "## Theorem 2 reduction of 3-PARTITION yes-instances (k = 3, p = B)", ""]
+        out.append("| triplets m | tasks | B | seed | status | time (s) | cost | bound |")
+        out.append("|---:|---:|---:|---:|---|---:|---:|---:|")
+        for r in tp:
+            b = r["bnp"]
+            out.append(
+                f"| {r['m']} | {3 * r['m']} | {r['B']} | {r['seed']} | {b['status']} | {b['time']:.1f} | "
+                f"{b['cost']:.6g} | {b['bound']:.6g} |"
+            )
     ilp = [r for r in rows if r["part"] == "ilp"]
     if ilp:
         out += ["", f"## branch-and-price vs `ilp` (Theorem 4), p = 16, k = {args.ilp_k}", ""]
@@ -188,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--parts", nargs="+", choices=["ilp", "w2", "w3"], default=["ilp", "w2", "w3"])
+    ap.add_argument("--parts", nargs="+", choices=["ilp", "w2", "w3", "3part"], default=["ilp", "w2", "w3", "3part"])
     ap.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per branch-and-price run")
     ap.add_argument("--ilp-time-limit", type=float, default=120.0, help="seconds per ilp run")
@@ -196,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ilp-k", type=int, default=4, help="max pack size of the ilp comparison instances")
     ap.add_argument("--w2-k", nargs="+", type=int, default=[2, 4, 6, 8, 10, 12, 14, 16])
     ap.add_argument("--w3-k", nargs="+", type=int, default=[4, 8, 16, 32])
+    ap.add_argument("--triplets", nargs="+", type=int, default=[20, 50, 100], help="3-PARTITION sizes m (3m tasks)")
+    ap.add_argument("--bound", type=int, default=1000, help="3-PARTITION B (= p)")
     ap.add_argument("--no-heuristics", action="store_true", help="skip the heuristic gap table")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/bnp.md"))
     args = ap.parse_args(argv)
@@ -204,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     for part in args.parts:
         if part == "ilp":
             part_ilp(args, rows)
+        elif part == "3part":
+            part_three_partition(args, rows)
         else:
             part_workload(args, rows, part)
         args.out.parent.mkdir(parents=True, exist_ok=True)
