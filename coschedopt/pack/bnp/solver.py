@@ -444,6 +444,8 @@ def solve(
     cg = _CG()
     if not st.closed():
         cg = _column_generation(st, master)
+        if cg.converged:
+            st.stats["lp_bound_plain"] = st.stats["lp_bound"]
     st.stats["columns"] = len(master.sets)
     if not st.closed() and not deadline.expired():
         _dive(st, master)
