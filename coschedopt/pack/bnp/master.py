@@ -190,11 +190,14 @@ def solve_covering_mip(
     incumbent: list[int] | None = None,
     cutoff: float | None = None,
     seed: int = 0,
+    cuts: list[tuple[int, int, int]] | None = None,
 ) -> MIPSolution:
     """min c x, A x >= 1, x binary over the given columns (HiGHS MIP, relative gap 0).
 
     ``incumbent``: indices of columns forming a cover, passed as a starting solution.
     ``cutoff``: only solutions strictly better than it are of interest.
+    ``cuts``: task triples whose subset-row inequalities are added as rows (valid
+    for every schedule; they give HiGHS the strengthened LP of the master).
     """
     h = _new_highs()
     h.setOptionValue("mip_rel_gap", 0.0)
@@ -217,6 +220,23 @@ def solve_covering_mip(
     lp.a_matrix_.value_ = value
     lp.integrality_ = [highspy.HighsVarType.kInteger] * cnt
     h.passModel(lp)
+    if cuts:
+        of_task: list[list[int]] = [[] for _ in range(n)]
+        for c, r in enumerate(cuts):
+            for i in r:
+                of_task[i].append(c)
+        members: list[list[int]] = [[] for _ in cuts]
+        for col, s_ in enumerate(sets):
+            hits: dict[int, int] = {}
+            for i in s_:
+                for c in of_task[i]:
+                    hits[c] = hits.get(c, 0) + 1
+            for c, hcount in hits.items():
+                if hcount >= 2:
+                    members[c].append(col)
+        for idx in members:
+            if idx:
+                h.addRow(-INF, 1.0, len(idx), np.array(idx, dtype=np.int32), np.ones(len(idx)))
     if cutoff is not None and math.isfinite(cutoff):
         h.setOptionValue("objective_bound", float(cutoff))
     if incumbent is not None:

@@ -24,6 +24,8 @@ SEED_HEURISTICS = ("pack-by-pack-9", "pack-approx", "random-proc-9", "random-pac
 
 #: a column enters the master when its reduced cost (costs scaled to order 1) is below -RC_EPS
 RC_EPS = 1e-9
+#: hand the master's subset-row cuts to the enumeration MIP as rows
+MIP_WITH_CUTS = False
 #: relative slack on every bound handed back to the user (float round-off of the bound arithmetic)
 BOUND_SAFETY = 1e-9
 
@@ -46,6 +48,7 @@ class _State:
     cut_rounds: int = 0
     cuts_per_round: int = 50
     cut_share: float = 0.4
+    mip_cuts: list | None = None  # subset-row triples handed to the MIPs
     best_sets: list[tuple[int, ...]] = field(default_factory=list)
     ub: float = math.inf  # scaled
     lb: float = 0.0  # scaled, certified
@@ -337,7 +340,9 @@ def _restricted_mip(st: _State, sets: list[tuple[int, ...]], costs: list[float],
             sets.append(s)
             costs.append(float(st.table.tau[st.table.min_level(s)]))
         inc.append(index[s])
-    sol = solve_covering_mip(st.inst.n, sets, costs, time_limit=time_limit, incumbent=inc, seed=st.seed)
+    sol = solve_covering_mip(
+        st.inst.n, sets, costs, time_limit=time_limit, incumbent=inc, seed=st.seed, cuts=st.mip_cuts
+    )
     if sol.chosen is not None:
         st.offer([sets[c] for c in sol.chosen], label)
     return sol
@@ -354,6 +359,8 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int)
     and the MIP optimum is the optimum as soon as delta >= incumbent - D.
     """
     table, k = st.table, st.inst.max_pack_size
+    if MIP_WITH_CUTS and pool.cuts:
+        st.mip_cuts = list(pool.cuts)
     # scaled by the ratio bound, the duals are feasible for the dual of the full LP:
     # every column has reduced cost >= 0 and D is the Farley bound (no rounding slack)
     r = max(1.0, cg.ratio) * (1 + 1e-12)
