@@ -348,6 +348,7 @@ def price(
     columns_per_level: int = 1,
     enough: int | None = None,
     cuts: Cuts | None = None,
+    cut_nodes: int = 40,
 ) -> Pricing:
     """Exact pricing over all levels by best-first bisection (see module docstring).
 
@@ -364,7 +365,8 @@ def price(
     :func:`best_set_with_cuts` the exact value where it can beat the threshold;
     each evaluated level keeps a lower (achieved) and an upper value, and V stays
     non-decreasing in tau, so the same pruning holds with upper values on the
-    right and lower values on the left.
+    right and lower values on the left.  ``cut_nodes`` = 1 is the cheap pricing
+    (the DP's best set only); the bounds stay valid, only weaker.
     """
     L, tau = table.L, table.tau
     topk = topk_by_level(table, pi, k)
@@ -394,7 +396,7 @@ def price(
         elif fixed_threshold is not None or t - ub0 >= thr():
             lo, hi = -math.inf, ub0
         else:
-            lo, hi, tasks = best_set_with_cuts(table, level, pi, k, cuts, floor=t - thr())
+            lo, hi, tasks = best_set_with_cuts(table, level, pi, k, cuts, floor=t - thr(), node_limit=cut_nodes)
             if t - lo < column_threshold and tasks.size:
                 res.columns.append((t - lo, level, tasks))
         if fixed_threshold is not None and t - hi <= fixed_threshold:

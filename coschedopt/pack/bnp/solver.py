@@ -48,6 +48,7 @@ class _State:
     cut_rounds: int = 0
     cuts_per_round: int = 50
     cut_share: float = 0.4
+    cut_nodes: int = 40  # node limit of the exact pricing branch and bound per level
     mip_cuts: list | None = None  # subset-row triples handed to the MIPs
     best_sets: list[tuple[int, ...]] = field(default_factory=list)
     ub: float = math.inf  # scaled
@@ -181,8 +182,10 @@ def _column_generation(st: _State, master: CoveringMaster, until: Deadline | Non
         full_lp = np.concatenate([lp.duals, lp.cut_duals])
         if center is None or center.size != full_lp.size:
             center, center_lb = full_lp, -math.inf
-        a = alpha
-        while True:
+        # attempts: smoothed duals, then the LP duals; with cuts, the cheap pricing
+        # (penalties checked on the DP's best set only) before the exact branch and bound
+        attempts = [(alpha, 1), (0.0, 1), (0.0, st.cut_nodes)] if master.cuts else [(alpha, 0), (0.0, 0)]
+        for a, nodes in attempts:
             vec = full_lp if a == 0.0 else a * center + (1.0 - a) * full_lp
             pi, sigma = vec[: st.inst.n], vec[st.inst.n :]
             cuts = _cuts_of(master, sigma)
@@ -194,6 +197,7 @@ def _column_generation(st: _State, master: CoveringMaster, until: Deadline | Non
                 deadline=dl,
                 columns_per_level=st.per_level,
                 cuts=cuts,
+                cut_nodes=max(nodes, 1),
             )
             st.stats["pricing_levels_evaluated"] = st.stats.get("pricing_levels_evaluated", 0) + pr.evaluated
             if not pr.complete:
@@ -215,9 +219,8 @@ def _column_generation(st: _State, master: CoveringMaster, until: Deadline | Non
                     < -RC_EPS
                 ]
             added = master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols])
-            if added or a == 0.0:
+            if added:
                 break
-            a = 0.0  # mis-price: price the LP duals themselves
         now = time.perf_counter() - st.t0
         if st.verbose and (now - last_log > 2.0 or added == 0):
             last_log = now
@@ -236,8 +239,8 @@ def _column_generation(st: _State, master: CoveringMaster, until: Deadline | Non
 def _cut_rounds(st: _State, master: CoveringMaster, cg: _CG) -> _CG:
     """Strengthen the LP with subset-row cuts on task triples, re-running column generation.
 
-    Stops after ``cut_rounds`` rounds, when no cut is violated, when a round moves the
-    LP by less than 1e-6 relative, or when its share of the remaining time is spent
+    Stops after ``cut_rounds`` rounds, when no cut is violated, when a round closes
+    less than 10 % of the gap between the LP and the incumbent, or when its share of the remaining time is spent
     (``cut_share``; a round cut short is dropped); keeps the last converged state,
     whose duals drive the enumeration (its cut rows stay in the master: valid).
     """
@@ -254,7 +257,8 @@ def _cut_rounds(st: _State, master: CoveringMaster, cg: _CG) -> _CG:
         nxt = _column_generation(st, master, box)
         if not nxt.converged:
             break
-        improved = nxt.lp - cg.lp >= 1e-6 * max(1.0, nxt.lp)
+        # stop when a round closes less than 10 % of the gap left between the LP and the incumbent
+        improved = nxt.lp - cg.lp >= max(1e-6 * max(1.0, nxt.lp), 0.1 * (st.ub - cg.lp))
         cg = nxt
         if not improved:
             break
@@ -394,12 +398,8 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int)
             return
         sets = [s for _, s in cols]
         costs = [float(table.tau[lv]) for lv, _ in cols]
-        # the pool columns are valid too (they only help the MIP find good solutions)
-        seen = set(sets)
-        for s, c in zip(pool.sets, pool.costs, strict=True):
-            if s not in seen:
-                sets.append(s)
-                costs.append(c)
+        # (pool columns above delta are left out: they cannot improve the proof and slow HiGHS;
+        # the incumbent's columns are added by _restricted_mip as its warm start)
         st.stats["enumerated_columns"] = len(cols)
         st.stats["enumeration_delta"] = delta
         st.log(f"enumeration stage {stage}: delta {delta:.4g} of {needed:.4g} needed, {len(cols)} columns; MIP")
