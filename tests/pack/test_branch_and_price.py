@@ -120,7 +120,8 @@ def test_time_limit_returns_valid_schedule_and_bound() -> None:
     validate_schedule(inst, res.schedule)
     assert res.status in (cs.Status.TIME_LIMIT, cs.Status.OPTIMAL)
     assert res.lower_bound is not None and 0 < res.lower_bound <= res.objective
-    assert res.runtime < 30  # honoured, not hung (generous: a shared machine)
+    if res.status is cs.Status.TIME_LIMIT:
+        assert res.gap > 0
 
 
 def test_time_limit_bound_is_below_the_optimum() -> None:
