@@ -80,10 +80,13 @@ Closing the gap: enumeration below the reduced-cost gap, then a MIP
         opt >= min(MIP bound, D + delta),
 
     which proves optimality as soon as delta reaches incumbent - D.  delta starts
-    at 1/64 of that gap and grows 4x per stage (shrinking instead when a stage
+    at 1/4096 of that gap and grows 8x per stage (shrinking instead when a stage
     would pass ``max_columns``), so a small LP-IP gap is closed with few columns,
     and a stage that finds the optimum early proves it without enumerating up to
-    the initial heuristic's gap.
+    the initial heuristic's gap.  Before each MIP, a depth-first exact-cover search
+    (Algorithm X order: fewest live columns first) looks for a partition whose
+    total reduced cost fits the budget: on Theorem 2's instances, where the
+    optimum is a perfect 3-partition of reduced cost 0, it finds it directly.
 
     Why not Ryan-Foster branch-and-price: "differ" branches add conflict
     constraints to the knapsack, which breaks the level-wise DP and its monotone

@@ -352,6 +352,67 @@ def _restricted_mip(st: _State, sets: list[tuple[int, ...]], costs: list[float],
     return sol
 
 
+def _cover_search(
+    n: int, sets: list[tuple[int, ...]], rcs: list[float], budget: float, dl: Deadline, node_limit: int = 200_000
+) -> list[int] | None:
+    """Exact cover by the given columns with total reduced cost <= ``budget``: depth-first
+    search in the manner of Knuth's Algorithm X (branch on the uncovered task with the
+    fewest live columns, cheapest columns first).  A primal heuristic: with the
+    enumeration duals a partition costs D + its total reduced cost, so a cover within
+    budget is a schedule within ``budget`` of the bound; ``None`` when none is found
+    within the node limit or the deadline.
+    """
+    order = sorted(range(len(sets)), key=lambda c: rcs[c])
+    live: list[set[int]] = [set() for _ in range(n)]
+    for c in order:
+        for i in sets[c]:
+            live[i].add(c)
+    uncovered = set(range(n))
+    chosen: list[int] = []
+    nodes = 0
+
+    def remove(c: int) -> list[tuple[int, int]]:
+        gone = []
+        for i in sets[c]:
+            for c2 in live[i]:
+                for j in sets[c2]:
+                    if j != i and c2 in live[j]:
+                        live[j].discard(c2)
+                        gone.append((j, c2))
+        return gone
+
+    def search(spent: float) -> bool:
+        nonlocal nodes
+        if not uncovered:
+            return True
+        nodes += 1
+        if nodes > node_limit or (nodes % 1024 == 0 and dl.expired()):
+            return False
+        i = min(uncovered, key=lambda t: len(live[t]))
+        for c in sorted(live[i], key=lambda c: rcs[c]):
+            if spent + rcs[c] > budget + 1e-12:
+                break
+            gone = remove(c)
+            saved = [(t, live[t]) for t in sets[c]]
+            for t in sets[c]:
+                live[t] = set()
+                uncovered.discard(t)
+            chosen.append(c)
+            if search(spent + rcs[c]):
+                return True
+            chosen.pop()
+            for t, lv in saved:
+                live[t] = lv
+                uncovered.add(t)
+            for j, c2 in gone:
+                live[j].add(c2)
+            if nodes > node_limit:
+                return False
+        return False
+
+    return list(chosen) if search(0.0) else None
+
+
 def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int) -> None:
     """Close the gap: MIP over every column whose reduced cost is at most delta.
 
@@ -380,7 +441,7 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int)
         if needed <= 0:
             st.raise_lb(st.ub, "enumeration")
             break
-        delta = min(needed, needed / 64 if delta is None else delta)
+        delta = min(needed, needed / 4096 if delta is None else delta)
         if delta <= delta_ok:
             break
         stage += 1
@@ -398,6 +459,19 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int)
             return
         sets = [s for _, s in cols]
         costs = [float(table.tau[lv]) for lv, _ in cols]
+        if st.ub - d > 1e-9 * max(1.0, st.ub):
+            # a cover made of columns below delta, searched directly (fast on exact-cover-like cases)
+            rcs = [
+                c - float(duals[list(s)].sum()) + (cuts.penalty(s) if cuts is not None else 0.0)
+                for s, c in zip(sets, costs, strict=True)
+            ]
+            rem = st.deadline.remaining()
+            box = Deadline(max(1e-3, min(30.0, 0.1 * rem)) if math.isfinite(rem) else 30.0)
+            found = _cover_search(st.inst.n, sets, rcs, min(delta, st.ub - d), box)
+            if found is not None:
+                st.offer([sets[c] for c in found], f"cover search (delta {delta:.3g})")
+            if st.closed():
+                break
         # (pool columns above delta are left out: they cannot improve the proof and slow HiGHS;
         # the incumbent's columns are added by _restricted_mip as its warm start)
         st.stats["enumerated_columns"] = len(cols)
@@ -413,7 +487,7 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int)
         if not sol.optimal or delta >= needed:
             break
         delta_ok = delta
-        delta = delta * 4 if delta * 4 < delta_bad else (delta + delta_bad) / 2
+        delta = delta * 8 if delta * 8 < delta_bad else (delta + delta_bad) / 2
         if delta < 1.05 * delta_ok:
             break
 
