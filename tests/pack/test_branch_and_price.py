@@ -326,3 +326,17 @@ def test_subset_row_cuts_raise_the_bound_and_keep_it_valid() -> None:
     assert cut.stats["cuts"] > 0
     assert plain.lower_bound < cut.lower_bound * (1 - 1e-3)
     assert cut.lower_bound <= opt * (1 + 1e-9)
+
+
+def test_cover_search_finds_a_partition_within_budget() -> None:
+    from coschedopt.core import Deadline
+    from coschedopt.pack.bnp.solver import _cover_search
+
+    sets = [(0, 1), (2, 3), (0, 2), (1, 3), (0,), (1,), (2,), (3,), (0, 1, 2)]
+    rcs = [0.5, 0.5, 0.0, 0.2, 1.0, 1.0, 1.0, 1.0, 0.0]
+    found = _cover_search(4, sets, rcs, 0.25, Deadline(None))
+    assert found is not None
+    covered = sorted(i for c in found for i in sets[c])
+    assert covered == [0, 1, 2, 3]
+    assert sum(rcs[c] for c in found) <= 0.25 + 1e-12
+    assert _cover_search(4, sets, rcs, 0.1, Deadline(None)) is None
