@@ -413,7 +413,7 @@ def _cover_search(
     return list(chosen) if search(0.0) else None
 
 
-def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int) -> None:
+def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int, probe_only: bool = False) -> None:
     """Close the gap: MIP over every column whose reduced cost is at most delta.
 
     The duals are divided by r >= max (pi(S) - pen(S)) / tau(S) (the pricing's ratio
@@ -441,12 +441,31 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int)
         if needed <= 0:
             st.raise_lb(st.ub, "enumeration")
             break
-        delta = min(needed, needed / 4096 if delta is None else delta)
+        if delta is None:
+            # small gaps first: the whole gap at once when its columns are few (one MIP proves it)
+            delta = needed
+            try:
+                probe = enumerate_columns(
+                    table, duals, k, delta, budget=min(budget, 20_000), deadline=st.deadline, cuts=cuts
+                )
+            except TooManyColumns:
+                if probe_only:
+                    return
+                delta, probe = needed / 4096, None
+            except TimeoutError:
+                return
+        else:
+            probe = None
+        delta = min(needed, delta)
         if delta <= delta_ok:
             break
         stage += 1
         try:
-            cols = enumerate_columns(table, duals, k, delta, budget=budget, deadline=st.deadline, cuts=cuts)
+            cols = (
+                probe
+                if probe is not None
+                else enumerate_columns(table, duals, k, delta, budget=budget, deadline=st.deadline, cuts=cuts)
+            )
         except TooManyColumns:
             delta_bad = delta
             st.log(f"enumeration stage {stage}: more than {budget} columns below delta {delta:.4g}")
@@ -484,7 +503,7 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int)
         st.stats["mip_columns"] = len(sets)
         outside = d + delta  # every cover using a column outside the set costs more than this
         st.raise_lb(min(sol.bound, outside) * (1 - BOUND_SAFETY), "enumeration")
-        if not sol.optimal or delta >= needed:
+        if not sol.optimal or delta >= needed or probe_only:
             break
         delta_ok = delta
         delta = delta * 8 if delta * 8 < delta_bad else (delta + delta_bad) / 2
@@ -533,6 +552,9 @@ def solve(
     if not st.closed() and not deadline.expired():
         rem = deadline.remaining()
         _restricted_mip(st, master.sets, master.costs, min(rmp_time, rem), "restricted master MIP")
+    if cg.converged and not st.closed() and not deadline.expired():
+        # a small gap is closed right away by the plain LP's columns (no cuts needed)
+        _enumerate_and_solve(st, cg, master, max_columns, probe_only=True)
     if cg.converged and st.cut_rounds > 0 and not st.closed():
         cg = _cut_rounds(st, master, cg)
         st.stats["columns"] = len(master.sets)
