@@ -78,7 +78,7 @@ def check_result(inst: PackInstance, res, optimum: float) -> None:
 # --------------------------------------------------------------------------- exactness
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pack_instances(max_n=7, max_p=6), st.booleans())
 def test_optimum_equals_brute_force(inst: PackInstance, heuristics: bool) -> None:
     res = cs.solve(inst, METHOD, heuristics=heuristics)
@@ -86,7 +86,7 @@ def test_optimum_equals_brute_force(inst: PackInstance, heuristics: bool) -> Non
 
 
 @pytest.mark.skipif(not registered("enumerate"), reason="the enumerate method is not registered yet")
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pack_instances(max_n=8, max_p=8))
 def test_optimum_equals_enumerate(inst: PackInstance) -> None:
     ref = cs.solve(inst, "enumerate")
