@@ -24,6 +24,8 @@ SEED_HEURISTICS = ("pack-by-pack-9", "pack-approx", "random-proc-9", "random-pac
 
 #: a column enters the master when its reduced cost (costs scaled to order 1) is below -RC_EPS
 RC_EPS = 1e-9
+#: column budget of the first enumeration over the whole gap (kept small: its MIP must be quick)
+PROBE_COLUMNS = 3000
 #: hand the master's subset-row cuts to the enumeration MIP as rows
 MIP_WITH_CUTS = False
 #: relative slack on every bound handed back to the user (float round-off of the bound arithmetic)
@@ -446,7 +448,7 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int,
             delta = needed
             try:
                 probe = enumerate_columns(
-                    table, duals, k, delta, budget=min(budget, 20_000), deadline=st.deadline, cuts=cuts
+                    table, duals, k, delta, budget=min(budget, PROBE_COLUMNS), deadline=st.deadline, cuts=cuts
                 )
             except TooManyColumns:
                 if probe_only:
