@@ -521,7 +521,7 @@ def solve(
     verbose: bool = False,
     gap: float = 0.0,
     heuristics: bool = True,
-    max_columns: int = 1_000_000,
+    max_columns: int = 400_000,
     rmp_time: float = 10.0,
     cut_rounds: int = 10,
 ) -> Result:
