@@ -39,16 +39,7 @@ from coschedopt.pack.generate import (
     workload_ii,
     workload_iii,
 )
-
-HEURISTICS = (
-    "pack-approx",
-    "pack-by-pack-1",
-    "pack-by-pack-9",
-    "random-pack-1",
-    "random-pack-9",
-    "random-proc-1",
-    "random-proc-9",
-)
+from coschedopt.pack.heuristics import HEURISTICS
 
 
 def log(msg: str) -> None:
