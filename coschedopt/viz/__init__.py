@@ -11,10 +11,18 @@ import matplotlib
 matplotlib.use("Agg") if not matplotlib.get_backend().lower().startswith(("module://", "nbagg", "ipympl")) else None
 
 PLOTTERS: dict[str, Callable[..., Any]] = {}
+#: figure size (inches) of a new figure for an instance of each kind
+FIGSIZES: dict[str, Callable[[Any], tuple[float, float]]] = {}
 
 
-def register_plotter(kind: str, func: Callable[..., Any]) -> None:
+def register_plotter(
+    kind: str,
+    func: Callable[..., Any],
+    figsize: Callable[[Any], tuple[float, float]] = lambda instance: (10, 4.5),
+) -> None:
+    """``func(instance, schedule, ax)`` draws a schedule of ``kind``; ``figsize(instance)`` sizes a new figure."""
     PLOTTERS[kind] = func
+    FIGSIZES[kind] = figsize
 
 
 def plot_schedule(instance: Any, schedule: Any, target: Any = None, *, title: str | None = None) -> Any:
@@ -28,7 +36,7 @@ def plot_schedule(instance: Any, schedule: Any, target: Any = None, *, title: st
     if kind not in PLOTTERS:
         raise ValueError(f"no plot for kind {kind!r}; known: {', '.join(sorted(PLOTTERS))}")
     if target is None or isinstance(target, str | Path):
-        fig, ax = plt.subplots(figsize=(10, 4.5))
+        fig, ax = plt.subplots(figsize=FIGSIZES[kind](instance))
     else:
         ax, fig = target, target.figure
     PLOTTERS[kind](instance, schedule, ax)

@@ -3,7 +3,6 @@ coloured by the combination that segment runs (the paper's Figure 1 shape)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 
@@ -52,22 +51,11 @@ def plot_combos_schedule(instance: Any, schedule: Any, path_or_ax: Any = None, *
 
     Returns the matplotlib Figure.
     """
-    import matplotlib.pyplot as plt
+    from . import plot_schedule
 
-    if path_or_ax is None or isinstance(path_or_ax, str | Path):
-        fig, ax = plt.subplots(figsize=(10, 0.8 + 0.35 * max(instance.n, 3)))
-    else:
-        ax, fig = path_or_ax, path_or_ax.figure
-    draw_combos_schedule(instance, schedule, ax)
-    if title:
-        ax.set_title(title)
-    if isinstance(path_or_ax, str | Path):
-        Path(path_or_ax).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path_or_ax, dpi=120, bbox_inches="tight")
-        plt.close(fig)
-    return fig
+    return plot_schedule(instance, schedule, path_or_ax, title=title)
 
 
 from . import register_plotter  # noqa: E402
 
-register_plotter("combos", draw_combos_schedule)
+register_plotter("combos", draw_combos_schedule, figsize=lambda instance: (10, 0.8 + 0.35 * max(instance.n, 3)))
