@@ -22,7 +22,10 @@ def branch_and_price(
     heuristics: bool = True,
     max_columns: int = 400_000,
     rmp_time: float = 10.0,
-    cut_rounds: int = 10,
+    cut_rounds: int = 0,
+    pack_count_cuts: bool = True,
+    tree: bool = True,
+    probe_columns: int = 3000,
 ) -> Result:
     """Exact: set-covering column generation (knapsack pricing per cost level) + reduced-cost column enumeration and MIP.
 
@@ -44,4 +47,7 @@ def branch_and_price(
         max_columns=max_columns,
         rmp_time=rmp_time,
         cut_rounds=cut_rounds,
+        pack_count_cuts=pack_count_cuts,
+        tree=tree,
+        probe_columns=probe_columns,
     )

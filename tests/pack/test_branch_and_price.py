@@ -318,11 +318,12 @@ def test_optimum_with_subset_row_cuts_equals_brute_force(inst: PackInstance) -> 
 
 
 def test_subset_row_cuts_raise_the_bound_and_keep_it_valid() -> None:
-    # max_columns=1 stops the enumeration: the bounds are the (cut) LP bounds
+    # max_columns=1 and no tree stop the closing: the bounds are the (cut) LP bounds
     inst = random_pack_instance(14, 6, 3, seed=12)
     opt = cs.solve(inst, METHOD).objective
-    plain = cs.solve(inst, METHOD, cut_rounds=0, heuristics=False, rmp_time=0.01, max_columns=1)
-    cut = cs.solve(inst, METHOD, cut_rounds=5, heuristics=False, rmp_time=0.01, max_columns=1)
+    common = dict(heuristics=False, rmp_time=0.01, max_columns=1, tree=False, pack_count_cuts=False)
+    plain = cs.solve(inst, METHOD, cut_rounds=0, **common)
+    cut = cs.solve(inst, METHOD, cut_rounds=5, **common)
     assert cut.stats["cuts"] > 0
     assert plain.lower_bound < cut.lower_bound * (1 - 1e-3)
     assert cut.lower_bound <= opt * (1 + 1e-9)
@@ -340,3 +341,122 @@ def test_cover_search_finds_a_partition_within_budget() -> None:
     assert covered == [0, 1, 2, 3]
     assert sum(rcs[c] for c in found) <= 0.25 + 1e-12
     assert _cover_search(4, sets, rcs, 0.1, Deadline(None)) is None
+
+
+# --------------------------------------------------------------------------- the tree
+
+
+def extended_columns(table: LevelTable, k: int, windows, bonus) -> dict[tuple[tuple[int, ...], int], float]:
+    """Every (set, level) a tree node allows (the set fits at the level, each task's window
+    holds it), with reduced cost tau_l - B(l) before subtracting the duals."""
+    out = {}
+    for r in range(1, min(k, table.n) + 1):
+        for comb in itertools.combinations(range(table.n), r):
+            lv0 = table.min_level(comb)
+            if lv0 < 0:
+                continue
+            for lv in range(lv0, table.L):
+                if windows is None or windows.allows(comb, lv):
+                    out[(comb, lv)] = float(table.tau[lv] - (bonus[lv] if bonus is not None else 0.0))
+    return out
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pack_instances(max_n=6, max_p=6, min_n=2), st.integers(0, 2**31 - 1), st.floats(0.0, 0.6))
+def test_pricing_and_enumeration_with_windows_and_bonus_are_exact(inst: PackInstance, seed: int, delta: float) -> None:
+    from coschedopt.pack.bnp.pricing import Windows
+
+    table = LevelTable(inst.times, float(inst.times[:, -1].mean()))
+    k, L = inst.max_pack_size, table.L
+    rng = np.random.default_rng(seed)
+    pi = rng.uniform(0, 1.5, inst.n) * (rng.random(inst.n) < 0.8)
+    lo = table.first_level.astype(np.int64).copy()
+    hi = np.full(inst.n, L - 1, dtype=np.int64)
+    for i in range(inst.n):
+        if rng.random() < 0.5:
+            lo[i] = rng.integers(lo[i], L)
+            hi[i] = rng.integers(lo[i], L)
+    windows = Windows(lo, hi) if rng.random() < 0.8 else None
+    bonus = None
+    if rng.random() < 0.7:
+        steps = np.zeros(L)
+        steps[rng.integers(0, L, 3)] = rng.uniform(0, 0.5, 3)
+        bonus = np.cumsum(steps)
+    cols = extended_columns(table, k, windows, bonus)
+    rcs = {key: base - float(pi[list(key[0])].sum()) for key, base in cols.items()}
+    # batched values with windows against the per-level brute force
+    masked = [pi * (windows.mask(lv) if windows is not None else 1) for lv in range(L)]
+    want_v = [
+        max(
+            [
+                masked[lv][list(c)].sum()
+                for c in map(
+                    tuple,
+                    itertools.chain.from_iterable(
+                        itertools.combinations(range(inst.n), r) for r in range(1, min(k, inst.n) + 1)
+                    ),
+                )
+                if table.fits(list(c), lv)
+            ]
+            + [0.0]
+        )
+        for lv in range(L)
+    ]
+    assert np.allclose(knapsack_values(table, np.arange(L), pi, k, windows), want_v)
+    pr = price(table, pi, k, column_threshold=-1e-9, bonus=bonus, windows=windows)
+    true_min = min(rcs.values(), default=math.inf)
+    assert pr.rc_lb <= true_min + 1e-9
+    if true_min < -1e-9:
+        assert pr.min_rc == pytest.approx(true_min, abs=1e-9)
+    if cols:
+        best_ratio = max(
+            (float(pi[list(c)].sum()) + (bonus[lv] if bonus is not None else 0.0)) / table.tau[lv] for c, lv in cols
+        )
+        assert pr.ratio_ub >= best_ratio - 1e-9
+    for rc, lv, tasks in pr.columns:
+        key = (tuple(sorted(tasks.tolist())), lv)
+        assert key in cols and rc == pytest.approx(rcs[key], abs=1e-9)
+    # enumeration: each set once, at its cheapest allowed level, when its reduced cost there is <= delta
+    cheapest: dict[tuple[int, ...], int] = {}
+    for c, lv in cols:
+        cheapest[c] = min(cheapest.get(c, lv), lv)
+    got = enumerate_columns(table, pi, k, delta, budget=10**6, bonus=bonus, windows=windows)
+    assert len(got) == len(set(got))
+    want = {(lv, c) for c, lv in cheapest.items() if rcs[(c, lv)] <= delta - 1e-7}
+    maybe = {(lv, c) for c, lv in cheapest.items() if rcs[(c, lv)] <= delta + 1e-7}
+    assert want <= set(got) <= maybe
+
+
+def test_pack_count_bounds_hold_for_every_schedule_found() -> None:
+    from coschedopt.pack.bnp.solver import pack_count_bounds
+
+    checked = 0
+    for seed in range(30):
+        inst = random_pack_instance(8 + seed % 4, 5 + seed % 5, 2 + seed % 4, seed=seed)
+        table = LevelTable(inst.times)
+        need = pack_count_bounds(table, inst.max_pack_size)
+        for name in ("enumerate", "pack-approx", "pack-by-pack-1", "random-pack-9"):
+            sched = cs.solve(inst, name, seed=seed).schedule
+            levels = [table.min_level([i for i, _ in pack]) for pack in sched.indices(inst)]
+            for lv, rhs in need.items():
+                assert sum(v >= lv for v in levels) >= rhs
+                checked += 1
+    assert checked > 50
+
+
+def test_tree_alone_reaches_the_optimum() -> None:
+    # no heuristics, no enumeration probes: the optimum and its proof come from the tree
+    nodes = 0
+    for seed in range(40):
+        inst = random_pack_instance(9 + seed % 3, 6 + seed % 7, 3 + seed % 3, seed=100 + seed)
+        res = cs.solve(inst, METHOD, heuristics=False, probe_columns=0, rmp_time=0.0)
+        check_result(inst, res, cs.solve(inst, "enumerate").objective)
+        nodes += res.stats.get("tree_nodes", 0)
+    assert nodes > 60  # the tree did branch
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pack_instances(max_n=8, max_p=7, min_n=3))
+def test_tree_optimum_equals_brute_force(inst: PackInstance) -> None:
+    res = cs.solve(inst, METHOD, heuristics=False, probe_columns=0, rmp_time=0.0)
+    check_result(inst, res, brute_force_optimum(inst))

@@ -56,33 +56,50 @@ class CoveringMaster:
         self.costs: list[float] = []
         self.sets: list[tuple[int, ...]] = []
         self.levels: list[int] = []
-        self.known: dict[tuple[int, ...], int] = {}
+        self.known: dict[tuple[tuple[int, ...], int], int] = {}
         self.cuts: list[tuple[int, int, int]] = []
         self._cut_of_task: list[list[int]] = [[] for _ in range(n)]
+        #: pack-count cuts (level l, rhs): sum_{c : level_c >= l} x_c >= rhs
+        self.level_cuts: list[tuple[int, int]] = []
+        self._sr_rows: list[int] = []  # master row of each subset-row cut
+        self._cols_of_task: list[list[int]] = [[] for _ in range(n)]
+        self._lc_rows: list[int] = []  # master row of each pack-count cut
 
-    def _cut_rows(self, s: tuple[int, ...]) -> list[int]:
-        """Rows (n + cut index) of the cuts where column ``s`` has coefficient 1."""
+    def _cut_rows(self, s: tuple[int, ...], level: int) -> list[int]:
+        """Rows of the cuts where column (``s``, ``level``) has coefficient 1."""
         hits: dict[int, int] = {}
         for i in s:
             for c in self._cut_of_task[i]:
                 hits[c] = hits.get(c, 0) + 1
-        return sorted(self.n + c for c, h in hits.items() if h >= 2)
+        rows = [self._sr_rows[c] for c, h in hits.items() if h >= 2]
+        rows += [r for (lv, _), r in zip(self.level_cuts, self._lc_rows, strict=True) if level >= lv]
+        return sorted(rows)
 
     def add(self, sets: list[tuple[int, ...]], costs: list[float], levels: list[int]) -> int:
-        """Append the columns not already present; returns how many were new."""
+        """Append the columns (set, level) not already present; returns how many were new.
+
+        A set may enter at a level above its cheapest one: it then costs more but
+        counts in more pack-count cuts (the LP may want that; schedules never do).
+        """
         new_sets, new_costs, new_levels = [], [], []
         for s, c, lv in zip(sets, costs, levels, strict=True):
-            if s in self.known:
+            if (s, lv) in self.known:
                 continue
-            self.known[s] = len(self.sets) + len(new_sets)
+            self.known[(s, lv)] = len(self.sets) + len(new_sets)
             new_sets.append(s)
             new_costs.append(c)
             new_levels.append(lv)
         if new_sets:
-            rows = [(*s, *self._cut_rows(s)) for s in new_sets] if self.cuts else new_sets
+            if self.cuts or self.level_cuts:
+                rows = [(*s, *self._cut_rows(s, lv)) for s, lv in zip(new_sets, new_levels, strict=True)]
+            else:
+                rows = new_sets
             starts, index, value = _csc(rows)
             cnt = len(new_sets)
             self.h.addCols(cnt, np.array(new_costs), np.zeros(cnt), np.full(cnt, INF), index.size, starts, index, value)
+            for c, st_ in enumerate(new_sets, start=len(self.sets)):
+                for i in st_:
+                    self._cols_of_task[i].append(c)
             self.sets.extend(new_sets)
             self.costs.extend(new_costs)
             self.levels.extend(new_levels)
@@ -96,8 +113,58 @@ class CoveringMaster:
             self.h.addRow(-INF, 1.0, len(idx), np.array(idx, dtype=np.int32), np.ones(len(idx)))
             cut = len(self.cuts)
             self.cuts.append(tuple(r))
+            self._sr_rows.append(self.h.getNumRow() - 1)
             for i in r:
                 self._cut_of_task[i].append(cut)
+
+    def add_level_cuts(self, cuts: list[tuple[int, int]]) -> None:
+        """Add pack-count cuts sum_{c : level_c >= l} x_c >= rhs for the given (l, rhs)."""
+        lv = np.asarray(self.levels, dtype=np.int64)
+        for level, rhs in cuts:
+            idx = np.flatnonzero(lv >= level).astype(np.int32)
+            self.h.addRow(float(rhs), INF, idx.size, idx, np.ones(idx.size))
+            self.level_cuts.append((int(level), int(rhs)))
+            self._lc_rows.append(self.h.getNumRow() - 1)
+
+    def separate_level_cuts(self, x: np.ndarray, need: dict[int, int], eps: float = 1e-6) -> list[tuple[int, int]]:
+        """The pack-count cuts (l, rhs) of ``need`` violated by the LP point ``x`` (not yet present)."""
+        lv = np.asarray(self.levels, dtype=np.int64)
+        have = {c[0] for c in self.level_cuts}
+        out = []
+        for level, rhs in need.items():
+            if level not in have and float(x[lv >= level].sum()) < rhs - eps:
+                out.append((level, rhs))
+        return out
+
+    def bonus(self, mu: np.ndarray | None, num_levels: int) -> np.ndarray | None:
+        """B(l) = sum of the pack-count duals mu_c over the cuts with level_c <= l (non-decreasing in l)."""
+        if mu is None or not self.level_cuts or not (mu > 0).any():
+            return None
+        b = np.zeros(num_levels)
+        for (level, _), m in zip(self.level_cuts, mu.tolist(), strict=True):
+            if m > 0:
+                b[level] += m
+        return np.cumsum(b)
+
+    def level_cut_rhs(self, mu: np.ndarray | None) -> float:
+        """sum_c mu_c rhs_c: the pack-count cuts' share of the dual objective."""
+        if mu is None or not self.level_cuts:
+            return 0.0
+        return float(sum(m * rhs for (_, rhs), m in zip(self.level_cuts, mu.tolist(), strict=True)))
+
+    def restrict(self, lo: np.ndarray, hi: np.ndarray, constrained: np.ndarray) -> None:
+        """Allow only the columns whose level lies in [lo_i, hi_i] for each task i they hold
+        (upper bound 0 for the others); only the ``constrained`` tasks are checked."""
+        ncol = len(self.sets)
+        if ncol == 0:
+            return
+        ok = np.ones(ncol, dtype=bool)
+        lv = np.asarray(self.levels, dtype=np.int64)
+        for i in np.asarray(constrained, dtype=np.int64).tolist():
+            cols = np.asarray(self._cols_of_task[i], dtype=np.int64)
+            ok[cols] &= (lo[i] <= lv[cols]) & (lv[cols] <= hi[i])
+        idx = np.arange(ncol, dtype=np.int32)
+        self.h.changeColsBounds(ncol, idx, np.zeros(ncol), np.where(ok, INF, 0.0))
 
     def fix(self, cols: list[int], value: bool) -> None:
         """Force columns to 1 (``value``) or release them back to [0, inf)."""
@@ -118,7 +185,8 @@ class CoveringMaster:
             duals=np.maximum(dual[: self.n], 0.0),
             x=np.array(sol.col_value, dtype=float),
             iterations=int(self.h.getInfo().simplex_iteration_count),
-            cut_duals=np.maximum(-dual[self.n :], 0.0),
+            cut_duals=np.maximum(-dual[np.asarray(self._sr_rows, dtype=np.int64)], 0.0),
+            level_duals=np.maximum(dual[np.asarray(self._lc_rows, dtype=np.int64)], 0.0),
         )
 
     def separate(self, x: np.ndarray, limit: int, eps: float = 1e-6) -> list[tuple[int, int, int]]:
@@ -171,6 +239,7 @@ class LPSolution:
     x: np.ndarray
     iterations: int
     cut_duals: np.ndarray  # subset-row penalties, >= 0 (minus the row duals)
+    level_duals: np.ndarray  # pack-count cut duals mu >= 0
 
 
 @dataclass
@@ -191,6 +260,8 @@ def solve_covering_mip(
     cutoff: float | None = None,
     seed: int = 0,
     cuts: list[tuple[int, int, int]] | None = None,
+    levels: list[int] | None = None,
+    level_cuts: list[tuple[int, int]] | None = None,
 ) -> MIPSolution:
     """min c x, A x >= 1, x binary over the given columns (HiGHS MIP, relative gap 0).
 
@@ -198,6 +269,8 @@ def solve_covering_mip(
     ``cutoff``: only solutions strictly better than it are of interest.
     ``cuts``: task triples whose subset-row inequalities are added as rows (valid
     for every schedule; they give HiGHS the strengthened LP of the master).
+    ``levels``, ``level_cuts``: the columns' levels and pack-count cuts (l, rhs),
+    sum_{c : level_c >= l} x_c >= rhs, added as rows (valid for every schedule).
     """
     h = _new_highs()
     h.setOptionValue("mip_rel_gap", 0.0)
@@ -237,6 +310,11 @@ def solve_covering_mip(
         for idx in members:
             if idx:
                 h.addRow(-INF, 1.0, len(idx), np.array(idx, dtype=np.int32), np.ones(len(idx)))
+    if level_cuts and levels is not None:
+        lv = np.asarray(levels, dtype=np.int64)
+        for level, rhs in level_cuts:
+            idx = np.flatnonzero(lv >= level).astype(np.int32)
+            h.addRow(float(rhs), INF, idx.size, idx, np.ones(idx.size))
     if cutoff is not None and math.isfinite(cutoff):
         h.setOptionValue("objective_bound", float(cutoff))
     if incumbent is not None:

@@ -40,6 +40,36 @@ from .levels import LevelTable
 PI_EPS = 1e-12
 
 
+class Windows:
+    """Branching restrictions on the level of each task's pack: task i may only sit in
+    a column of level l with lo[i] <= l <= hi[i] (a node of the branch-and-price tree).
+
+    Within a run of levels where no window starts or ends, the allowed task set is
+    fixed, so V(l) stays non-decreasing there and the pricing's interval pruning
+    holds inside each such segment.
+    """
+
+    def __init__(self, lo: np.ndarray, hi: np.ndarray) -> None:
+        self.lo = np.asarray(lo, dtype=np.int64)
+        self.hi = np.asarray(hi, dtype=np.int64)
+
+    def mask(self, level: int) -> np.ndarray:
+        return (self.lo <= level) & (level <= self.hi)
+
+    def masks(self, levels: np.ndarray) -> np.ndarray:
+        lv = np.asarray(levels, dtype=np.int64)[:, None]
+        return (self.lo[None, :] <= lv) & (lv <= self.hi[None, :])
+
+    def breakpoints(self, num_levels: int) -> np.ndarray:
+        """Levels b at which the allowed set may change between b - 1 and b."""
+        pts = np.concatenate([self.lo[self.lo > 0], self.hi[self.hi < num_levels - 1] + 1])
+        return np.unique(pts)
+
+    def allows(self, tasks, level: int) -> bool:
+        idx = np.asarray(tasks, dtype=np.int64)
+        return bool(((self.lo[idx] <= level) & (level <= self.hi[idx])).all())
+
+
 def useful_items(m: np.ndarray, pi: np.ndarray, p: int, k: int) -> np.ndarray:
     """Indices of the items that some optimal knapsack solution may use.
 
@@ -135,14 +165,17 @@ def best_set_at_level(table: LevelTable, level: int, pi: np.ndarray, k: int, *, 
     return val, (None if pos is None else items[pos])
 
 
-def knapsack_values(table: LevelTable, levels: np.ndarray, pi: np.ndarray, k: int) -> np.ndarray:
+def knapsack_values(
+    table: LevelTable, levels: np.ndarray, pi: np.ndarray, k: int, windows: Windows | None = None
+) -> np.ndarray:
     """V(l) for a batch of levels at once (values only).
 
     The same DP as :func:`knapsack`, vectorised over the levels of the batch: each
     item's weight differs per level, so the shifted table is a gather
     (``take_along_axis``) from a copy padded with -inf on the left.  One numpy
     update per item for the whole batch, O(B n k p) work: the per-call overhead of
-    numpy is paid once per item instead of once per (item, level).
+    numpy is paid once per item instead of once per (item, level).  With ``windows``
+    a task outside its window at a level has profit 0 there.
     """
     p = table.p
     lv = np.asarray(levels, dtype=np.int64)
@@ -152,27 +185,39 @@ def knapsack_values(table: LevelTable, levels: np.ndarray, pi: np.ndarray, k: in
     if items.size == 0:
         return np.zeros(nb)
     w = mat[:, items].astype(np.int64)
-    prof = pi[items].tolist()
+    if windows is None:
+        prof = pi[items][None, :].repeat(nb, axis=0)
+    else:
+        prof = pi[items][None, :] * windows.masks(lv)[:, items]
     ni = items.size
     kk = min(k, p, ni)
     base = np.arange(p + 1, 2 * p + 2, dtype=np.int64)
     one_dim = kk >= ni or bool((np.partition(w, kk, axis=1)[:, : kk + 1].sum(axis=1) > p).all())
+    width = 2 * p + 2
+    # the gathers index the flat table: row offsets are fixed, only the shift by the weight varies
     if one_dim:
-        fp = np.full((nb, 2 * p + 2), -np.inf)
+        fp = np.full((nb, width), -np.inf)
         fp[:, p + 1 :] = 0.0
         right = fp[:, p + 1 :]
+        flat = fp.ravel()
+        off = (np.arange(nb, dtype=np.int64) * width)[:, None] + base[None, :]
         for r in range(ni):
-            g = np.take_along_axis(fp, base[None, :] - w[:, r : r + 1], axis=1)
-            g += prof[r]
+            g = flat.take(off - w[:, r : r + 1])
+            g += prof[:, r : r + 1]
             np.maximum(right, g, out=right)
         return right[:, p].copy()
-    fp = np.full((nb, kk + 1, 2 * p + 2), -np.inf)
+    fp = np.full((nb, kk + 1, width), -np.inf)
     fp[:, :, p + 1 :] = 0.0
-    src = fp[:, :-1, :]
     dst = fp[:, 1:, p + 1 :]
+    flat = fp.ravel()
+    off = (
+        (np.arange(nb, dtype=np.int64) * ((kk + 1) * width))[:, None, None]
+        + (np.arange(kk, dtype=np.int64) * width)[None, :, None]
+        + base[None, None, :]
+    )
     for r in range(ni):
-        g = np.take_along_axis(src, (base[None, :] - w[:, r : r + 1])[:, None, :], axis=2)
-        g += prof[r]
+        g = flat.take(off - w[:, r : r + 1, None])
+        g += prof[:, r : r + 1, None]
         np.maximum(dst, g, out=dst)
     return fp[:, kk, 2 * p + 1].copy()
 
@@ -349,6 +394,8 @@ def price(
     enough: int | None = None,
     cuts: Cuts | None = None,
     cut_nodes: int = 40,
+    bonus: np.ndarray | None = None,
+    windows: Windows | None = None,
 ) -> Pricing:
     """Exact pricing over all levels by best-first bisection (see module docstring).
 
@@ -367,12 +414,21 @@ def price(
     non-decreasing in tau, so the same pruning holds with upper values on the
     right and lower values on the left.  ``cut_nodes`` = 1 is the cheap pricing
     (the DP's best set only); the bounds stay valid, only weaker.
+    ``bonus``: the non-decreasing B(l) of the pack-count cuts (a column at level l
+    has reduced cost tau_l - B(l) - pi(S) + pen(S)); an interval (a, b) is then
+    bounded by tau_{a+1} - B(b-1) - V(b), and the ratio bound is (V + B) / tau.
+    ``windows``: only tasks inside their level window count at a level; the
+    bisection then starts from the segments between the windows' ends.
     """
     L, tau = table.L, table.tau
+    bon = np.zeros(L) if bonus is None else np.asarray(bonus, dtype=float)
     topk = topk_by_level(table, pi, k)
     res = Pricing(min_rc=math.inf, ratio_ub=0.0)
     vlo: dict[int, float] = {}
     vhi: dict[int, float] = {}
+
+    def pi_at(level: int) -> np.ndarray:
+        return pi if windows is None else pi * windows.mask(level)
 
     def thr() -> float:
         if fixed_threshold is not None:
@@ -382,45 +438,56 @@ def price(
     def record(level: int, ub0: float) -> None:
         res.evaluated += 1
         t = float(tau[level])
+        bl = float(bon[level])
+        t_eff = t - bl
         if cuts is None:
             lo = hi = ub0
-            if t - ub0 < column_threshold:
-                rest = pi
+            if t_eff - ub0 < column_threshold:
+                rest = pi_at(level)
                 for _ in range(columns_per_level):
                     val2, tasks = best_set_at_level(table, level, rest, k, want_set=True)
-                    if t - val2 >= column_threshold or tasks is None or tasks.size == 0:
+                    if t_eff - val2 >= column_threshold or tasks is None or tasks.size == 0:
                         break
-                    res.columns.append((t - val2, level, tasks))
+                    res.columns.append((t_eff - val2, level, tasks))
                     rest = rest.copy()
                     rest[tasks] = 0.0
-        elif fixed_threshold is not None or t - ub0 >= thr():
+        elif fixed_threshold is not None or t_eff - ub0 >= thr():
             lo, hi = -math.inf, ub0
         else:
-            lo, hi, tasks = best_set_with_cuts(table, level, pi, k, cuts, floor=t - thr(), node_limit=cut_nodes)
-            if t - lo < column_threshold and tasks.size:
-                res.columns.append((t - lo, level, tasks))
-        if fixed_threshold is not None and t - hi <= fixed_threshold:
+            lo, hi, tasks = best_set_with_cuts(
+                table, level, pi_at(level), k, cuts, floor=t_eff - thr(), node_limit=cut_nodes
+            )
+            if t_eff - lo < column_threshold and tasks.size:
+                res.columns.append((t_eff - lo, level, tasks))
+        if fixed_threshold is not None and t_eff - hi <= fixed_threshold:
             res.levels_le.append(level)
-        res.min_rc = min(res.min_rc, t - lo)
-        res.rc_lb = min(res.rc_lb, t - hi)
-        res.ratio_ub = max(res.ratio_ub, hi / t)
+        res.min_rc = min(res.min_rc, t_eff - lo)
+        res.rc_lb = min(res.rc_lb, t_eff - hi)
+        res.ratio_ub = max(res.ratio_ub, (hi + bl) / t)
         vlo[level], vhi[level] = lo, hi
 
     def evaluate(batch: list[int]) -> None:
-        for level, val in zip(batch, knapsack_values(table, np.array(batch), pi, k).tolist(), strict=True):
+        vals = knapsack_values(table, np.array(batch), pi, k, windows)
+        for level, val in zip(batch, vals.tolist(), strict=True):
             record(level, val)
 
     nbatch = batch_size(table, k)
-    lo, hi = 0, L - 1
-    evaluate([lo] if hi == lo else [lo, hi])
+    points = [0, L - 1]
+    if windows is not None:
+        br = windows.breakpoints(L)
+        points += br.tolist() + (br - 1).tolist()
+    points = sorted(set(points))
+    for start in range(0, len(points), nbatch):
+        evaluate(points[start : start + nbatch])
     heap: list[tuple[float, int, int]] = []
 
     def push(a: int, b: int) -> None:
         if b - a > 1:
             vb = min(vhi[b], float(topk[b - 1]))
-            heapq.heappush(heap, (float(tau[a + 1] - vb), a, b))
+            heapq.heappush(heap, (float(tau[a + 1] - bon[b - 1] - vb), a, b))
 
-    push(lo, hi)
+    for a, b in zip(points[:-1], points[1:], strict=True):
+        push(a, b)  # never across a breakpoint: b - 1 and b are both points there
     while heap:
         if deadline is not None and deadline.expired():
             res.complete = False
@@ -430,15 +497,23 @@ def price(
             bound, a, b = heapq.heappop(heap)
             vb = min(vhi[b], float(topk[b - 1]))
             if vlo[a] >= vb:
-                # V is constant (= V(a)) strictly inside (a, b): nothing beats level a there,
-                # and the reduced costs are known exactly without a DP
+                # V is constant (= V(a)) strictly inside (a, b): the reduced costs there are
+                # known exactly without a DP; without a bonus step nothing beats level a
+                inner_rc = tau[a + 1 : b] - bon[a + 1 : b] - vlo[a]
                 if fixed_threshold is not None:
                     inner = np.arange(a + 1, b)
-                    res.levels_le.extend(inner[tau[a + 1 : b] - vlo[a] <= fixed_threshold].tolist())
+                    res.levels_le.extend(inner[inner_rc <= fixed_threshold].tolist())
+                if bon[b - 1] > bon[a]:
+                    res.ratio_ub = max(res.ratio_ub, float(((vlo[a] + bon[a + 1 : b]) / tau[a + 1 : b]).max()))
+                    best_inner = int(np.argmin(inner_rc))
+                    res.rc_lb = min(res.rc_lb, float(inner_rc[best_inner]))
+                    if fixed_threshold is None and inner_rc[best_inner] < thr():
+                        # a bonus step makes an interior level better: price it for its set
+                        record(a + 1 + best_inner, vlo[a])
                 continue
             if bound >= thr():
-                # every interior level l has V(l) <= vb and tau_l >= tau_{a+1}
-                res.ratio_ub = max(res.ratio_ub, vb / tau[a + 1])
+                # every interior level l has V(l) <= vb, tau_l >= tau_{a+1} and B(l) <= B(b-1)
+                res.ratio_ub = max(res.ratio_ub, (vb + bon[b - 1]) / tau[a + 1])
                 continue
             wave.append((a, b))
         if not wave:
@@ -482,6 +557,8 @@ def enumerate_level(
     deadline: Deadline | None = None,
     tol: float = 1e-9,
     cuts: Cuts | None = None,
+    bonus: float = 0.0,
+    windows: Windows | None = None,
 ) -> None:
     """Append to ``out`` every (level, S) with optimal level exactly ``level`` and tau - pi(S) <= delta.
 
@@ -490,14 +567,22 @@ def enumerate_level(
     critical: each set is produced once.  Depth-first search; a branch is followed
     only if its suffix-DP bound can still reach pi(S) >= tau - delta.  Raises
     :class:`TooManyColumns` once ``out`` holds more than ``budget`` columns.
+    With ``windows`` only tasks allowed at this level are used, and "cheapest level"
+    means cheapest *allowed* level: a task whose window opens here is critical too.
     """
     p = table.p
     m = table.m(level).astype(np.int64)
     crit = table.critical(level)
+    opens = np.zeros(table.n, dtype=bool)
+    allowed = np.ones(table.n, dtype=bool)
+    if windows is not None:
+        allowed = windows.mask(level)
+        opens = allowed & (windows.lo == level)
+        crit = np.union1d(crit[allowed[crit]], np.flatnonzero(opens & (m <= p)))
     if crit.size == 0:
         return
     mprev = table.m(level - 1).astype(np.int64) if level > 0 else np.full(table.n, p + 1, dtype=np.int64)
-    fits = np.flatnonzero(m <= p)
+    fits = np.flatnonzero((m <= p) & allowed)
     is_crit = np.zeros(table.n, dtype=bool)
     is_crit[crit] = True
     others = fits[~is_crit[fits]]
@@ -509,9 +594,10 @@ def enumerate_level(
     mo = m[items]
     po = np.maximum(pi[items], 0.0)
     mp = mprev[items]
+    op = opens[items]
     kk = min(k, p, items.size)
     g = suffix_tables(mo, po, p, kk)
-    target = float(table.tau[level]) - delta - tol
+    target = float(table.tau[level]) - bonus - delta - tol
     # stack entries: (next index, items left, capacity left, profit, chosen positions)
     stack: list[tuple[int, int, int, float, tuple[int, ...]]] = []
     for r in range(ncrit - 1, -1, -1):
@@ -522,7 +608,7 @@ def enumerate_level(
     count = 0
     while stack:
         start, c, cap, prof, chosen = stack.pop()
-        if prof >= target and int(mp[list(chosen)].sum()) > p:
+        if prof >= target and (int(mp[list(chosen)].sum()) > p or op[list(chosen)].any()):
             col = tuple(sorted(int(items[q]) for q in chosen))
             if cuts is None or prof - cuts.penalty(col) >= target:
                 out.append((level, col))
@@ -554,6 +640,8 @@ def enumerate_columns(
     budget: int,
     deadline: Deadline | None = None,
     cuts: Cuts | None = None,
+    bonus: np.ndarray | None = None,
+    windows: Windows | None = None,
 ) -> list[tuple[int, tuple[int, ...]]]:
     """All columns (optimal level, task set) with reduced cost <= delta.
 
@@ -562,10 +650,21 @@ def enumerate_columns(
     enumerated by :func:`enumerate_level`.  Raises :class:`TooManyColumns` past
     ``budget`` columns and ``TimeoutError`` at the deadline.
     """
-    pr = price(table, pi, k, column_threshold=-math.inf, fixed_threshold=delta + 1e-9, deadline=deadline, cuts=cuts)
+    pr = price(
+        table,
+        pi,
+        k,
+        column_threshold=-math.inf,
+        fixed_threshold=delta + 1e-9,
+        deadline=deadline,
+        cuts=cuts,
+        bonus=bonus,
+        windows=windows,
+    )
     if not pr.complete:
         raise TimeoutError
     out: list[tuple[int, tuple[int, ...]]] = []
     for level in sorted(set(pr.levels_le)):
-        enumerate_level(table, level, pi, k, delta, out, budget, deadline, cuts=cuts)
+        b = 0.0 if bonus is None else float(bonus[level])
+        enumerate_level(table, level, pi, k, delta, out, budget, deadline, cuts=cuts, bonus=b, windows=windows)
     return out

@@ -17,17 +17,13 @@ from ..instance import PackInstance
 from ..schedule import PackSchedule
 from .levels import LevelTable
 from .master import CoveringMaster, solve_covering_mip
-from .pricing import Cuts, TooManyColumns, enumerate_columns, price
+from .pricing import Cuts, TooManyColumns, Windows, enumerate_columns, price
 
 #: the paper's heuristics tried for a first incumbent, when registered (best first)
 SEED_HEURISTICS = ("pack-by-pack-9", "pack-approx", "random-proc-9", "random-pack-9")
 
 #: a column enters the master when its reduced cost (costs scaled to order 1) is below -RC_EPS
 RC_EPS = 1e-9
-#: column budget of the first enumeration over the whole gap (kept small: its MIP must be quick)
-PROBE_COLUMNS = 3000
-#: hand the master's subset-row cuts to the enumeration MIP as rows
-MIP_WITH_CUTS = False
 #: relative slack on every bound handed back to the user (float round-off of the bound arithmetic)
 BOUND_SAFETY = 1e-9
 
@@ -51,7 +47,9 @@ class _State:
     cuts_per_round: int = 50
     cut_share: float = 0.4
     cut_nodes: int = 40  # node limit of the exact pricing branch and bound per level
+    probe_columns: int = 3000  # column budget of an enumeration over a whole gap (0: never tried)
     mip_cuts: list | None = None  # subset-row triples handed to the MIPs
+    level_cuts: list | None = None  # pack-count cuts (level, rhs) handed to the MIPs
     best_sets: list[tuple[int, ...]] = field(default_factory=list)
     ub: float = math.inf  # scaled
     lb: float = 0.0  # scaled, certified
@@ -65,9 +63,24 @@ class _State:
     def closed(self) -> bool:
         return self.ub - self.lb <= self.gap * self.ub + 1e-8 * max(1.0, self.ub)
 
-    def column(self, tasks) -> tuple[tuple[int, ...], int]:
+    def column(
+        self, tasks, bonus: np.ndarray | None = None, windows: Windows | None = None
+    ) -> tuple[tuple[int, ...], int]:
+        """The column of a task set: its cheapest (allowed) level, or with pack-count duals
+        the allowed level minimising tau_l - B(l) (the cheapest one or one where B steps up)."""
         s = tuple(sorted(int(i) for i in tasks))
-        return s, self.table.min_level(s)
+        lv = self.table.min_level(s)
+        top = self.table.L - 1
+        if windows is not None and s:
+            idx = list(s)
+            lv = max(lv, int(windows.lo[idx].max()))
+            top = int(windows.hi[idx].min())
+        if bonus is not None:
+            steps = np.flatnonzero(np.diff(bonus[lv : top + 1]) > 0) + lv + 1
+            if steps.size:
+                cand = np.concatenate([[lv], steps])
+                lv = int(cand[np.argmin(self.table.tau[cand] - bonus[cand])])
+        return s, lv
 
     def offer(self, sets: list[tuple[int, ...]], source: str) -> bool:
         """Consider a cover by task sets as incumbent (each set priced at its optimal level)."""
@@ -146,11 +159,14 @@ class _CG:
     duals: np.ndarray | None = None
     cut_duals: np.ndarray | None = None
     cuts: Cuts | None = None
+    bonus: np.ndarray | None = None  # B(l) of the pack-count cuts
+    level_rhs: float = 0.0  # sum mu_c rhs_c of the pack-count cuts
     rc_lb: float = -math.inf
     converged: bool = False
     x: np.ndarray | None = None
     lp: float = math.nan
     ratio: float = 1.0  # upper bound on max (pi(S) - pen(S)) / tau(S) at these duals
+    bound: float = -math.inf  # best Farley bound met (for the node when windows were given)
 
 
 def _cuts_of(master: CoveringMaster, sigma: np.ndarray | None) -> Cuts | None:
@@ -158,8 +174,19 @@ def _cuts_of(master: CoveringMaster, sigma: np.ndarray | None) -> Cuts | None:
     return None if data is None else Cuts(data[0], data[1], master.n)
 
 
-def _column_generation(st: _State, master: CoveringMaster, until: Deadline | None = None) -> _CG:
+def _column_generation(
+    st: _State,
+    master: CoveringMaster,
+    until: Deadline | None = None,
+    windows: Windows | None = None,
+    cutoff: float = math.inf,
+) -> _CG:
     """Solve the master LP (with its current cuts) over all columns.
+
+    With ``windows`` (a tree node: the master's columns outside them already have
+    upper bound 0) pricing respects them, the Farley bounds are the node's (kept in
+    ``_CG.bound``, not raised globally), and the loop stops as soon as that bound
+    reaches ``cutoff`` (the node is pruned; ``converged`` stays False).
 
     Dual smoothing (Wentges): pricing uses pi = a pi_center + (1 - a) pi_LP (task and
     cut duals alike), with pi_center the duals of the best Farley bound so far;
@@ -175,22 +202,25 @@ def _column_generation(st: _State, master: CoveringMaster, until: Deadline | Non
     last_log = 0.0
     center = None
     center_lb = -math.inf
+    node_bound = -math.inf
     while True:
         lp = master.solve(dl)
         if lp is None:
-            return _CG()
+            return _CG(bound=node_bound)
         rounds += 1
         st.stats["cg_rounds"] = rounds
-        full_lp = np.concatenate([lp.duals, lp.cut_duals])
+        full_lp = np.concatenate([lp.duals, lp.cut_duals, lp.level_duals])
         if center is None or center.size != full_lp.size:
             center, center_lb = full_lp, -math.inf
+        n, nsr = st.inst.n, lp.cut_duals.size
         # attempts: smoothed duals, then the LP duals; with cuts, the cheap pricing
         # (penalties checked on the DP's best set only) before the exact branch and bound
         attempts = [(alpha, 1), (0.0, 1), (0.0, st.cut_nodes)] if master.cuts else [(alpha, 0), (0.0, 0)]
         for a, nodes in attempts:
             vec = full_lp if a == 0.0 else a * center + (1.0 - a) * full_lp
-            pi, sigma = vec[: st.inst.n], vec[st.inst.n :]
+            pi, sigma, mu = vec[:n], vec[n : n + nsr], vec[n + nsr :]
             cuts = _cuts_of(master, sigma)
+            bonus = master.bonus(mu, table.L)
             pr = price(
                 table,
                 pi,
@@ -200,22 +230,32 @@ def _column_generation(st: _State, master: CoveringMaster, until: Deadline | Non
                 columns_per_level=st.per_level,
                 cuts=cuts,
                 cut_nodes=max(nodes, 1),
+                bonus=bonus,
+                windows=windows,
             )
             st.stats["pricing_levels_evaluated"] = st.stats.get("pricing_levels_evaluated", 0) + pr.evaluated
             if not pr.complete:
-                return _CG()
+                return _CG(bound=node_bound)
             # Farley bound: (pi, sigma) / max ratio is feasible for the dual of the full LP
-            bound = (float(pi.sum()) - float(sigma.sum())) / max(1.0, pr.ratio_ub) * (1 - BOUND_SAFETY)
-            st.raise_lb(bound, "farley")
+            dual_obj = float(pi.sum()) - float(sigma.sum()) + master.level_cut_rhs(mu)
+            bound = dual_obj / max(1.0, pr.ratio_ub) * (1 - BOUND_SAFETY)
+            node_bound = max(node_bound, bound)
+            if windows is None:
+                st.raise_lb(bound, "farley")
             if bound > center_lb:
                 center, center_lb = vec, bound
-            cols = [st.column(tasks) for _, _, tasks in pr.columns]
-            if a > 0.0:  # keep the columns that price out against the LP duals
+            if node_bound >= cutoff:
+                return _CG(bound=node_bound)
+            cols = [st.column(tasks, bonus, windows) for _, _, tasks in pr.columns]
+            if a > 0.0:  # keep the columns (at their best level for the LP duals) that price out against them
                 lp_cuts = _cuts_of(master, lp.cut_duals)
+                lp_bonus = master.bonus(lp.level_duals, table.L)
+                cols = [st.column(c[0], lp_bonus, windows) for c in cols]
                 cols = [
                     c
                     for c in cols
                     if table.tau[c[1]]
+                    - (lp_bonus[c[1]] if lp_bonus is not None else 0.0)
                     - float(lp.duals[list(c[0])].sum())
                     + (lp_cuts.penalty(c[0]) if lp_cuts is not None else 0.0)
                     < -RC_EPS
@@ -224,7 +264,7 @@ def _column_generation(st: _State, master: CoveringMaster, until: Deadline | Non
             if added:
                 break
         now = time.perf_counter() - st.t0
-        if st.verbose and (now - last_log > 2.0 or added == 0):
+        if st.verbose and windows is None and (now - last_log > 2.0 or added == 0):
             last_log = now
             st.log(
                 f"CG round {rounds}: LP {lp.objective * table.scale:.6g}, bound {st.lb * table.scale:.6g}, "
@@ -232,10 +272,71 @@ def _column_generation(st: _State, master: CoveringMaster, until: Deadline | Non
                 f"{pr.evaluated} levels priced"
             )
         if added == 0:
-            st.stats["lp_bound"] = float(lp.objective * table.scale)
-            return _CG(lp.duals, lp.cut_duals, cuts, min(pr.rc_lb, -RC_EPS), True, lp.x, lp.objective, pr.ratio_ub)
+            if windows is None:
+                st.stats["lp_bound"] = float(lp.objective * table.scale)
+            return _CG(
+                lp.duals,
+                lp.cut_duals,
+                cuts,
+                master.bonus(lp.level_duals, table.L),
+                master.level_cut_rhs(lp.level_duals),
+                min(pr.rc_lb, -RC_EPS),
+                True,
+                lp.x,
+                lp.objective,
+                pr.ratio_ub,
+                node_bound,
+            )
         if st.closed():
-            return _CG()
+            return _CG(bound=node_bound)
+
+
+def pack_count_bounds(table: LevelTable, k: int) -> dict[int, int]:
+    """Right-hand sides of the pack-count cuts: {l: rhs} with N(>= l) >= rhs in every schedule.
+
+    A_l = {i : t(i, p) > tau_{l-1}} (the tasks that cannot finish before tau_l) must sit
+    in packs of level >= l, each holding at most k tasks and p processors, and task i
+    needs at least m_i(tau_max) processors at any level, so
+
+        N(>= l) >= ceil(max(|A_l| / min(k, p), sum_{i in A_l} m_i(tau_max) / p)).
+
+    The LP only implies the fractional value; only the levels where rounding up
+    adds something are returned (at most n of them: A_l changes at the t(i, p)).
+    """
+    p = table.p
+    kk = min(k, p)
+    top = table.m(table.L - 1).astype(np.int64)
+    out: dict[int, int] = {}
+    for level in np.unique(table.first_level).tolist():
+        members = table.first_level >= level
+        cnt = int(members.sum())
+        procs = int(top[members].sum())
+        frac = max(cnt / kk, procs / p)
+        rhs = max(-(-cnt // kk), -(-procs // p))
+        if rhs > frac + 1e-9:
+            out[int(level)] = int(rhs)
+    return out
+
+
+def _level_cut_rounds(st: _State, master: CoveringMaster, cg: _CG, max_rounds: int = 50) -> _CG:
+    """Add the violated pack-count cuts (:func:`pack_count_bounds`) and re-run column
+    generation until none is violated; returns the last converged state."""
+    need = pack_count_bounds(st.table, st.inst.max_pack_size)
+    rounds = 0
+    while not st.closed() and rounds < max_rounds and not st.deadline.expired():
+        new = master.separate_level_cuts(cg.x, need)
+        if not new:
+            break
+        rounds += 1
+        master.add_level_cuts(new)
+        st.level_cuts = list(master.level_cuts)
+        nxt = _column_generation(st, master)
+        if not nxt.converged:
+            break
+        st.log(f"pack-count round {rounds}: {len(new)} cuts ({len(master.level_cuts)} in all), LP {nxt.lp * st.table.scale:.6g}")
+        cg = nxt
+    st.stats["pack_count_cuts"] = len(master.level_cuts)
+    return cg
 
 
 def _cut_rounds(st: _State, master: CoveringMaster, cg: _CG) -> _CG:
@@ -292,6 +393,7 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
                 pi = lp.duals.copy()
                 pi[covered] = 0.0
                 cuts = _cuts_of(master, lp.cut_duals)
+                bonus = master.bonus(lp.level_duals, table.L)
                 pr = price(
                     table,
                     pi,
@@ -301,8 +403,9 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
                     columns_per_level=st.per_level,
                     enough=st.dive_enough,
                     cuts=cuts,
+                    bonus=bonus,
                 )
-                cols = [st.column(tasks) for _, _, tasks in pr.columns]
+                cols = [st.column(tasks, bonus) for _, _, tasks in pr.columns]
                 if not master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols]):
                     break
                 lp = master.solve(dl)
@@ -335,22 +438,41 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
         st.stats["dive_steps"] = steps
 
 
-def _restricted_mip(st: _State, sets: list[tuple[int, ...]], costs: list[float], time_limit: float, label: str):
-    """MIP over a column set, warm-started from the incumbent (whose columns are added if missing)."""
-    index = {s: c for c, s in enumerate(sets)}
-    inc = []
-    sets, costs = list(sets), list(costs)
-    for s in st.best_sets:
+def _restricted_mip(
+    st: _State,
+    sets: list[tuple[int, ...]],
+    time_limit: float,
+    label: str,
+    windows: Windows | None = None,
+):
+    """MIP over a column set (each set at its cheapest allowed level), with the pack-count
+    cuts as rows; at the root warm-started from the incumbent (whose columns are added
+    if missing), in a tree node (``windows``) cut off at the incumbent's cost instead."""
+    index: dict[tuple[int, ...], int] = {}
+    uniq: list[tuple[int, ...]] = []
+    for s in [*sets, *(st.best_sets if windows is None else [])]:
         if s not in index:
-            index[s] = len(sets)
-            sets.append(s)
-            costs.append(float(st.table.tau[st.table.min_level(s)]))
-        inc.append(index[s])
+            index[s] = len(uniq)
+            uniq.append(s)
+    levels = [st.column(s, None, windows)[1] for s in uniq] if windows is not None else [
+        st.table.min_level(s) for s in uniq
+    ]
+    costs = [float(st.table.tau[lv]) for lv in levels]
+    inc = [index[s] for s in st.best_sets] if windows is None else None
     sol = solve_covering_mip(
-        st.inst.n, sets, costs, time_limit=time_limit, incumbent=inc, seed=st.seed, cuts=st.mip_cuts
+        st.inst.n,
+        uniq,
+        costs,
+        time_limit=time_limit,
+        incumbent=inc,
+        cutoff=st.ub if windows is not None else None,
+        seed=st.seed,
+        cuts=st.mip_cuts,
+        levels=levels,
+        level_cuts=st.level_cuts,
     )
     if sol.chosen is not None:
-        st.offer([sets[c] for c in sol.chosen], label)
+        st.offer([uniq[c] for c in sol.chosen], label)
     return sol
 
 
@@ -415,19 +537,28 @@ def _cover_search(
     return list(chosen) if search(0.0) else None
 
 
-def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int, probe_only: bool = False) -> None:
+def _enumerate_and_solve(
+    st: _State,
+    cg: _CG,
+    budget: int,
+    probe_only: bool = False,
+    windows: Windows | None = None,
+    time_box: Deadline | None = None,
+) -> float:
     """Close the gap: MIP over every column whose reduced cost is at most delta.
 
-    The duals are divided by r >= max (pi(S) - pen(S)) / tau(S) (the pricing's ratio
-    bound), so every column has reduced cost rc >= 0, and D = (sum pi - sum sigma) / r
-    is the Farley bound.  A partition x costs at least D + sum_{c in x} rc_c (equality
-    without cuts; each cut's slack times its dual is >= 0), so a partition using a
-    column with rc > delta costs more than D + delta: opt >= min(MIP bound, D + delta),
-    and the MIP optimum is the optimum as soon as delta >= incumbent - D.
+    The duals are divided by r >= max (pi(S) - pen(S) + B(l)) / tau_l (the pricing's
+    ratio bound), so every column has reduced cost rc >= 0, and D = (sum pi - sum sigma
+    + sum mu rhs) / r is the Farley bound.  A partition x costs at least
+    D + sum_{c in x} rc_c (each row's slack times its dual is >= 0), so a partition
+    using a column with rc > delta costs more than D + delta: opt >= min(MIP bound,
+    D + delta), and the MIP optimum is the optimum as soon as delta >= incumbent - D.
+    In a tree node (``windows``) everything holds for the node's schedules, with each
+    set at its cheapest allowed level.  Returns the lower bound proven (-inf: none);
+    ``probe_only``: one attempt over the whole gap, given up past ``st.probe_columns``.
     """
     table, k = st.table, st.inst.max_pack_size
-    if MIP_WITH_CUTS and pool.cuts:
-        st.mip_cuts = list(pool.cuts)
+    dl = time_box or st.deadline
     # scaled by the ratio bound, the duals are feasible for the dual of the full LP:
     # every column has reduced cost >= 0 and D is the Farley bound (no rounding slack)
     r = max(1.0, cg.ratio) * (1 + 1e-12)
@@ -435,27 +566,38 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int,
     cuts = None
     if cg.cuts is not None:
         cuts = Cuts(cg.cuts.triples, cg.cuts.sigma / r, st.inst.n)
-    d = (float(cg.duals.sum()) - (float(cg.cut_duals.sum()) if cg.cut_duals is not None else 0.0)) / r
+    bonus = None if cg.bonus is None else cg.bonus / r
+    d = (
+        float(cg.duals.sum()) - (float(cg.cut_duals.sum()) if cg.cut_duals is not None else 0.0) + cg.level_rhs
+    ) / r
+    proven = -math.inf
     stage = 0
     delta, delta_ok, delta_bad = None, 0.0, math.inf
-    while not st.closed() and not st.deadline.expired():
-        needed = st.ub - d
+
+    def enum(delta: float, cap: int):
+        return enumerate_columns(
+            table, duals, k, delta, budget=cap, deadline=dl, cuts=cuts, bonus=bonus, windows=windows
+        )
+
+    while not dl.expired():
+        needed = st.ub * (1 - st.gap) - d
         if needed <= 0:
-            st.raise_lb(st.ub, "enumeration")
-            break
+            return max(proven, st.ub * (1 - st.gap))
+        if delta is None and probe_only and st.probe_columns <= 0:
+            return proven
         if delta is None:
             # small gaps first: the whole gap at once when its columns are few (one MIP proves it)
             delta = needed
             try:
-                probe = enumerate_columns(
-                    table, duals, k, delta, budget=min(budget, PROBE_COLUMNS), deadline=st.deadline, cuts=cuts
-                )
+                probe = enum(delta, min(budget, st.probe_columns)) if st.probe_columns > 0 else None
+                if probe is None:
+                    raise TooManyColumns
             except TooManyColumns:
                 if probe_only:
-                    return
+                    return proven
                 delta, probe = needed / 4096, None
             except TimeoutError:
-                return
+                return proven
         else:
             probe = None
         delta = min(needed, delta)
@@ -463,11 +605,7 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int,
             break
         stage += 1
         try:
-            cols = (
-                probe
-                if probe is not None
-                else enumerate_columns(table, duals, k, delta, budget=budget, deadline=st.deadline, cuts=cuts)
-            )
+            cols = probe if probe is not None else enum(delta, budget)
         except TooManyColumns:
             delta_bad = delta
             st.log(f"enumeration stage {stage}: more than {budget} columns below delta {delta:.4g}")
@@ -477,40 +615,48 @@ def _enumerate_and_solve(st: _State, cg: _CG, pool: CoveringMaster, budget: int,
                 break
             continue
         except TimeoutError:
-            return
-        sets = [s for _, s in cols]
-        costs = [float(table.tau[lv]) for lv, _ in cols]
+            return proven
+        sets = [c[1] for c in cols]
         if st.ub - d > 1e-9 * max(1.0, st.ub):
             # a cover made of columns below delta, searched directly (fast on exact-cover-like cases)
             rcs = [
-                c - float(duals[list(s)].sum()) + (cuts.penalty(s) if cuts is not None else 0.0)
-                for s, c in zip(sets, costs, strict=True)
+                float(table.tau[lv])
+                - (float(bonus[lv]) if bonus is not None else 0.0)
+                - float(duals[list(c)].sum())
+                + (cuts.penalty(c) if cuts is not None else 0.0)
+                for lv, c in cols
             ]
-            rem = st.deadline.remaining()
+            rem = dl.remaining()
             box = Deadline(max(1e-3, min(30.0, 0.1 * rem)) if math.isfinite(rem) else 30.0)
             found = _cover_search(st.inst.n, sets, rcs, min(delta, st.ub - d), box)
             if found is not None:
                 st.offer([sets[c] for c in found], f"cover search (delta {delta:.3g})")
-            if st.closed():
-                break
         # (pool columns above delta are left out: they cannot improve the proof and slow HiGHS;
         # the incumbent's columns are added by _restricted_mip as its warm start)
         st.stats["enumerated_columns"] = len(cols)
         st.stats["enumeration_delta"] = delta
-        st.log(f"enumeration stage {stage}: delta {delta:.4g} of {needed:.4g} needed, {len(cols)} columns; MIP")
-        rem = st.deadline.remaining()
-        sol = _restricted_mip(
-            st, sets, costs, rem if math.isfinite(rem) else 1e7, f"enumeration MIP (delta {delta:.3g})"
-        )
+        if windows is None:
+            st.log(f"enumeration stage {stage}: delta {delta:.4g} of {needed:.4g} needed, {len(cols)} columns; MIP")
+        rem = dl.remaining()
+        if sets:
+            sol = _restricted_mip(
+                st, sets, rem if math.isfinite(rem) else 1e7, f"enumeration MIP (delta {delta:.3g})", windows
+            )
+            mip_bound, optimal = sol.bound, sol.optimal
+        else:
+            mip_bound, optimal = math.inf, True
         st.stats["mip_columns"] = len(sets)
         outside = d + delta  # every cover using a column outside the set costs more than this
-        st.raise_lb(min(sol.bound, outside) * (1 - BOUND_SAFETY), "enumeration")
-        if not sol.optimal or delta >= needed or probe_only:
+        proven = max(proven, min(mip_bound, outside) * (1 - BOUND_SAFETY))
+        if windows is None:
+            st.raise_lb(proven, "enumeration")
+        if not optimal or delta >= needed or probe_only:
             break
         delta_ok = delta
         delta = delta * 8 if delta * 8 < delta_bad else (delta + delta_bad) / 2
         if delta < 1.05 * delta_ok:
             break
+    return proven
 
 
 def solve(
@@ -523,7 +669,10 @@ def solve(
     heuristics: bool = True,
     max_columns: int = 400_000,
     rmp_time: float = 10.0,
-    cut_rounds: int = 10,
+    cut_rounds: int = 0,
+    pack_count_cuts: bool = True,
+    tree: bool = True,
+    probe_columns: int = 3000,
 ) -> Result:
     """The ``branch-and-price`` method (documented in :mod:`coschedopt.pack.bnp`)."""
     if not (isinstance(gap, int | float) and 0 <= gap < 1):
@@ -536,6 +685,7 @@ def solve(
     table = LevelTable(t, scale)
     st = _State(instance, table, deadline, verbose, float(gap), 0 if seed is None else int(seed), _integral(t))
     st.cut_rounds = int(cut_rounds)
+    st.probe_columns = int(probe_columns)
     st.stats.update(levels=table.L)
     # trivial bounds: the longest task alone on p processors; the total least work over p
     st.raise_lb(
@@ -548,15 +698,17 @@ def solve(
         cg = _column_generation(st, master)
         if cg.converged:
             st.stats["lp_bound_plain"] = st.stats["lp_bound"]
+            if pack_count_cuts:
+                cg = _level_cut_rounds(st, master, cg)
     st.stats["columns"] = len(master.sets)
     if not st.closed() and not deadline.expired():
         _dive(st, master)
     if not st.closed() and not deadline.expired():
         rem = deadline.remaining()
-        _restricted_mip(st, master.sets, master.costs, min(rmp_time, rem), "restricted master MIP")
+        _restricted_mip(st, master.sets, min(rmp_time, rem), "restricted master MIP")
     if cg.converged and not st.closed() and not deadline.expired():
         # a small gap is closed right away by the plain LP's columns (no cuts needed)
-        _enumerate_and_solve(st, cg, master, max_columns, probe_only=True)
+        _enumerate_and_solve(st, cg, max_columns, probe_only=True)
     if cg.converged and st.cut_rounds > 0 and not st.closed():
         cg = _cut_rounds(st, master, cg)
         st.stats["columns"] = len(master.sets)
@@ -566,7 +718,12 @@ def solve(
                 st, master, Deadline(max(1e-3, rem / 4)) if math.isfinite(rem) else None
             )  # the cut LP is closer to integral
     if cg.converged and not st.closed() and not deadline.expired():
-        _enumerate_and_solve(st, cg, master, max_columns)
+        if tree:
+            from .tree import branch
+
+            branch(st, master, cg, max_columns, rmp_time)
+        else:
+            _enumerate_and_solve(st, cg, max_columns)
     lb = min(st.lb, st.ub) * scale
     ub = st.ub * scale
     closed = st.closed()

@@ -1,0 +1,221 @@
+"""Branch-and-price over the level windows of the tasks' packs.
+
+After the root (column generation, pack-count cuts, primal heuristics and a first
+enumeration attempt), the gap left between the covering LP and the incumbent is
+closed by a best-first search.  A node restricts every task i to packs whose level
+l lies in a window [lo_i, hi_i]; its LP is the master with the columns outside the
+windows at upper bound 0, and its pricing is the same level-wise knapsack with the
+tasks outside their window removed at each level (:class:`.pricing.Windows`), so
+the DP, the pruning of levels and the Farley bound all carry over (the pruning
+holds inside each run of levels where no window opens or closes).
+
+Branching: the fractional LP spreads tasks over packs of different levels.  Over
+those tasks i and thresholds h between their levels, take the largest
+(LP mass of i at levels <= h) x (mass above h) x (difference of the two parts'
+mean tau): the children get hi_i = h and lo_i = h + 1.  Every schedule lies in
+exactly one child (a column is a set *and* its level; each set keeps its
+cheapest allowed level), so the children's bounds are valid.  Branching on the
+cost structure keeps the pricing a knapsack per level; Ryan-Foster pair branching
+would add conflicts to it (see :mod:`coschedopt.pack.bnp`).
+
+Each node is first attacked by the reduced-cost enumeration of
+:func:`.solver._enumerate_and_solve` restricted to its windows (every node column
+within the node gap, then a MIP): deep nodes have small gaps and few such
+columns, so most close without further branching.  A node whose LP puts every
+task at a single level but is still fractional (a bin-packing-like residue) is
+closed by the staged enumeration under the column budget; if even that fails its
+bound stays in the global bound, which is then reported as is.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .master import CoveringMaster
+from .pricing import Windows
+from .solver import (
+    _CG,
+    BOUND_SAFETY,
+    _column_generation,
+    _enumerate_and_solve,
+    _restricted_mip,
+    _State,
+)
+
+#: nodes between two restricted-master MIPs over the whole column pool
+RMP_EVERY = 25
+#: their time limit, as a share of the root's ``rmp_time``
+RMP_NODE_SHARE = 0.3
+#: a node probes its gap only when it is below this share of the gap of the last failed probe above it
+PROBE_SHRINK = 0.5
+
+
+@dataclass(order=True)
+class _Node:
+    bound: float
+    tick: int
+    lo: np.ndarray = field(compare=False)
+    hi: np.ndarray = field(compare=False)
+    depth: int = field(compare=False, default=0)
+    failed_gap: float = field(compare=False, default=math.inf)  # node gap at which an ancestor's probe failed
+
+
+def _cutoff(st: _State) -> float:
+    """A node whose bound reaches this cannot hold a schedule that improves the incumbent enough."""
+    return st.ub * (1 - st.gap) - 1e-8 * max(1.0, st.ub)
+
+
+def _round_bound(st: _State, value: float) -> float:
+    if st.integral and math.isfinite(value):
+        return max(value, math.ceil(value * st.table.scale - 1e-6) / st.table.scale)
+    return value
+
+
+def _choose_branch(st: _State, master: CoveringMaster, x: np.ndarray) -> tuple[int, int] | None:
+    """(task, h) to branch on: over the tasks spread over packs of several levels in the
+    LP point and the thresholds h between those levels, the largest
+    (mass <= h) x (mass > h) x (mean tau above h - mean tau up to h), a proxy of how
+    far each child must move the LP; None when every task sits at one level."""
+    tau = st.table.tau
+    supp = np.flatnonzero(x > 1e-9)
+    per_task: dict[int, dict[int, float]] = {}
+    for c in supp.tolist():
+        lv = master.levels[c]
+        for i in master.sets[c]:
+            d = per_task.setdefault(i, {})
+            d[lv] = d.get(lv, 0.0) + float(x[c])
+    best, best_score = None, 1e-9
+    for i, dist in per_task.items():
+        if len(dist) < 2:
+            continue
+        lv = np.array(sorted(dist))
+        mass = np.array([dist[v] for v in lv.tolist()])
+        mass = mass / mass.sum()
+        cum = np.cumsum(mass)[:-1]
+        # best split: left mass x right mass x gap between their mean levels
+        t = tau[lv] * mass
+        ct = np.cumsum(t)[:-1]
+        sc = cum * (1 - cum) * ((t.sum() - ct) / (1 - cum) - ct / cum)
+        cut = int(np.argmax(sc))
+        score = float(sc[cut])
+        if score > best_score:
+            best, best_score = (i, int(lv[cut])), score
+    return best
+
+
+def _add_singletons(st: _State, master: CoveringMaster, lo: np.ndarray, hi: np.ndarray) -> None:
+    """Each task alone at its cheapest allowed level, so that every node LP is feasible."""
+    lv = np.maximum(st.table.first_level, lo)
+    ok = lv <= hi
+    sets = [(i,) for i in np.flatnonzero(ok).tolist()]
+    levels = [int(v) for v in lv[ok].tolist()]
+    master.add(sets, [float(st.table.tau[v]) for v in levels], levels)
+
+
+def _integral_cover(master: CoveringMaster, x: np.ndarray) -> list[tuple[int, ...]] | None:
+    supp = np.flatnonzero(x > 1e-6)
+    if (x[supp] < 1 - 1e-6).any():
+        return None
+    return [master.sets[c] for c in supp.tolist()]
+
+
+def branch(
+    st: _State,
+    master: CoveringMaster,
+    root: _CG,
+    budget: int,
+    rmp_time: float,
+) -> None:
+    """Best-first branch-and-price from the converged root ``root``; raises ``st.lb`` as
+    the open nodes' bounds rise and stops when the gap is closed or time is up."""
+    table, n = st.table, st.inst.n
+    lo0 = table.first_level.astype(np.int64).copy()
+    hi0 = np.full(n, table.L - 1, dtype=np.int64)
+    heap: list[_Node] = [_Node(_round_bound(st, max(st.lb, root.bound)), 0, lo0, hi0, 0)]
+    unresolved: list[float] = []  # bounds of nodes the tree could not split nor close
+    tick = 0
+    nodes = 0
+    deepest = 0
+    try:
+        while heap and not st.deadline.expired():
+            open_lb = min([heap[0].bound, *unresolved])
+            st.raise_lb(open_lb * (1 - BOUND_SAFETY), "tree")
+            if st.closed():
+                break
+            node = heapq.heappop(heap)
+            if node.bound >= _cutoff(st):
+                continue
+            nodes += 1
+            deepest = max(deepest, node.depth)
+            constrained = np.flatnonzero((node.lo > lo0) | (node.hi < hi0))
+            windows = Windows(node.lo, node.hi) if constrained.size else None
+            if nodes == 1:
+                cg = root
+            else:
+                _add_singletons(st, master, node.lo, node.hi)
+                master.restrict(node.lo, node.hi, constrained)
+                cg = _column_generation(st, master, windows=windows, cutoff=_cutoff(st))
+            bound = _round_bound(st, max(node.bound, cg.bound))
+            if not cg.converged:
+                if bound < _cutoff(st):  # stopped by the time limit: the node stays open
+                    heapq.heappush(heap, _Node(bound, node.tick, node.lo, node.hi, node.depth))
+                continue
+            if bound >= _cutoff(st):
+                continue
+            cover = _integral_cover(master, cg.x)
+            if cover is not None:
+                st.offer(cover, f"integral node LP (depth {node.depth})")
+                continue
+            # the probe enumerates the node's whole gap; skip it until the gap has halved
+            # since an ancestor's probe overflowed (it would overflow again)
+            failed_gap = node.failed_gap
+            node_gap = _cutoff(st) - bound
+            if nodes > 1 and node_gap < PROBE_SHRINK * failed_gap:
+                proven = _enumerate_and_solve(st, cg, budget, probe_only=True, windows=windows)
+                bound = _round_bound(st, max(bound, proven))
+                if bound >= _cutoff(st):
+                    continue
+                failed_gap = node_gap
+            elif nodes == 1:
+                failed_gap = node_gap
+            if nodes % RMP_EVERY == 0 and not st.deadline.expired():
+                master.restrict(lo0, hi0, np.arange(n))
+                rem = st.deadline.remaining()
+                _restricted_mip(
+                    st, master.sets, min(RMP_NODE_SHARE * rmp_time, rem), f"restricted master MIP ({nodes} nodes)"
+                )
+            choice = _choose_branch(st, master, cg.x)
+            if choice is None:
+                proven = _enumerate_and_solve(st, cg, budget, windows=windows)
+                bound = _round_bound(st, max(bound, proven))
+                if bound < _cutoff(st):
+                    unresolved.append(bound)
+                continue
+            i, h = choice
+            left_hi = node.hi.copy()
+            left_hi[i] = h
+            right_lo = node.lo.copy()
+            right_lo[i] = h + 1
+            for lo, hi in ((node.lo, left_hi), (right_lo, node.hi)):
+                if lo[i] <= hi[i]:
+                    tick += 1
+                    heapq.heappush(heap, _Node(bound, tick, lo, hi, node.depth + 1, failed_gap))
+            if st.verbose and nodes % 10 == 0:
+                st.log(
+                    f"tree: {nodes} nodes, {len(heap)} open, depth {deepest}, bound {st.lb * table.scale:.6g}, "
+                    f"incumbent {st.ub * table.scale:.6g}, {len(master.sets)} columns"
+                )
+        if not heap and not unresolved and not st.deadline.expired():
+            st.raise_lb(st.ub, "tree exhausted")
+        elif heap or unresolved:
+            st.raise_lb(min([h.bound for h in heap] + unresolved) * (1 - BOUND_SAFETY), "tree")
+    finally:
+        master.restrict(lo0, hi0, np.arange(n))
+        st.stats["tree_nodes"] = nodes
+        st.stats["tree_depth"] = deepest
+        st.stats["tree_open"] = len(heap) + len(unresolved)
+        st.log(f"tree: {nodes} nodes, {len(heap)} open, {len(unresolved)} unresolved")
