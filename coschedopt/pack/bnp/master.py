@@ -126,6 +126,19 @@ class CoveringMaster:
             self.level_cuts.append((int(level), int(rhs)))
             self._lc_rows.append(self.h.getNumRow() - 1)
 
+    def set_level_rhs(self, rhs: dict[int, int]) -> None:
+        """Set the right-hand side of every pack-count row to ``rhs[level]`` (0 when absent),
+        adding the rows of the levels not present yet (tree nodes tighten them)."""
+        have = {c[0] for c in self.level_cuts}
+        new = [(lv, r) for lv, r in sorted(rhs.items()) if lv not in have]
+        if new:
+            self.add_level_cuts(new)
+        for c, ((level, old), row) in enumerate(zip(self.level_cuts, self._lc_rows, strict=True)):
+            r = int(rhs.get(level, 0))
+            if r != old:
+                self.level_cuts[c] = (level, r)
+                self.h.changeRowBounds(row, float(r), INF)
+
     def separate_level_cuts(self, x: np.ndarray, need: dict[int, int], eps: float = 1e-6) -> list[tuple[int, int]]:
         """The pack-count cuts (l, rhs) of ``need`` violated by the LP point ``x`` (not yet present)."""
         lv = np.asarray(self.levels, dtype=np.int64)

@@ -24,6 +24,11 @@ SEED_HEURISTICS = ("pack-by-pack-9", "pack-approx", "random-proc-9", "random-pac
 
 #: a column enters the master when its reduced cost (costs scaled to order 1) is below -RC_EPS
 RC_EPS = 1e-9
+#: schedules within this relative distance above the incumbent get the local search too
+LOCAL_SEARCH_WINDOW = 0.02
+#: share of the time limit (at most ``ILS_MAX`` seconds) for the iterated local search at the root
+ILS_SHARE = 0.05
+ILS_MAX = 10.0
 #: relative slack on every bound handed back to the user (float round-off of the bound arithmetic)
 BOUND_SAFETY = 1e-9
 
@@ -50,6 +55,7 @@ class _State:
     probe_columns: int = 3000  # column budget of an enumeration over a whole gap (0: never tried)
     mip_cuts: list | None = None  # subset-row triples handed to the MIPs
     level_cuts: list | None = None  # pack-count cuts (level, rhs) handed to the MIPs
+    node_level_cuts: list | None = None  # the same, tightened in the current tree node
     best_sets: list[tuple[int, ...]] = field(default_factory=list)
     ub: float = math.inf  # scaled
     lb: float = 0.0  # scaled, certified
@@ -83,9 +89,15 @@ class _State:
         return s, lv
 
     def offer(self, sets: list[tuple[int, ...]], source: str) -> bool:
-        """Consider a cover by task sets as incumbent (each set priced at its optimal level)."""
+        """Consider a cover by task sets as incumbent (each set priced at its optimal level),
+        after the local search of :func:`local_search` when it is a new incumbent."""
         sets = _partition(sets, self.table)
         cost = float(sum(self.table.tau[self.table.min_level(s)] for s in sets))
+        if cost < self.ub * (1 + LOCAL_SEARCH_WINDOW):
+            better, cost2 = local_search(self.table, self.inst.max_pack_size, sets, self.deadline)
+            if cost2 < cost - 1e-12 * max(1.0, cost):
+                source += f" + local search ({cost * self.table.scale:.6g})"
+                sets, cost = better, cost2
         if cost < self.ub - 1e-12 * max(1.0, cost):
             self.ub, self.best_sets = cost, sets
             self.log(f"incumbent {cost * self.table.scale:.6g} from {source} (bound {self.lb * self.table.scale:.6g})")
@@ -99,6 +111,95 @@ class _State:
         if value > self.lb:
             self.lb = value
             self.stats.setdefault("bound_history", []).append([round(time.perf_counter() - self.t0, 3), source])
+
+
+def local_search(
+    table: LevelTable, k: int, sets: list[tuple[int, ...]], deadline: Deadline, max_passes: int = 50
+) -> tuple[list[tuple[int, ...]], float]:
+    """Improve a schedule by moving one task to another pack (or to a new one) and by
+    swapping two tasks of different packs, first improvement, until no move helps.
+
+    Pack costs are the optimal 1-pack costs (cheapest fitting level, Algorithm 1's
+    value), so every accepted move lowers the schedule's cost strictly.  A move
+    costs two binary searches over the levels: O(n^2 k log L) per pass.
+    """
+    packs = [list(s) for s in sets]
+    cost = [float(table.tau[table.min_level(s)]) for s in sets]
+
+    def price(tasks: list[int]) -> float:
+        if not tasks:
+            return 0.0
+        if len(tasks) > k:
+            return math.inf
+        lv = table.min_level(tasks)
+        return math.inf if lv < 0 else float(table.tau[lv])
+
+    for _ in range(max_passes):
+        improved = False
+        for a in range(len(packs)):
+            for i in list(packs[a]):
+                if deadline.expired():
+                    break
+                rest = [t for t in packs[a] if t != i]
+                ca = price(rest)
+                # move i to another pack (or alone)
+                for b in [*range(len(packs)), -1]:
+                    if b == a or i not in packs[a]:
+                        continue
+                    target = [] if b == -1 else packs[b]
+                    cb = price([*target, i])
+                    old = cost[a] + (cost[b] if b != -1 else 0.0)
+                    if ca + cb < old - 1e-12 * max(1.0, old):
+                        packs[a] = rest
+                        cost[a] = ca
+                        if b == -1:
+                            packs.append([i])
+                            cost.append(cb)
+                        else:
+                            packs[b] = [*target, i]
+                            cost[b] = cb
+                        improved = True
+                        break
+                if i not in packs[a]:
+                    continue
+                # swap i with a task j of another pack
+                for b in range(len(packs)):
+                    if b == a or i not in packs[a]:
+                        continue
+                    for j in list(packs[b]):
+                        na = [*rest, j]
+                        nb = [t for t in packs[b] if t != j] + [i]
+                        old = cost[a] + cost[b]
+                        if price(na) + price(nb) < old - 1e-12 * max(1.0, old):
+                            packs[a], packs[b] = na, nb
+                            cost[a], cost[b] = price(na), price(nb)
+                            improved = True
+                            break
+        keep = [q for q, pk in enumerate(packs) if pk]
+        packs = [packs[q] for q in keep]
+        cost = [cost[q] for q in keep]
+        if not improved or deadline.expired():
+            break
+    return [tuple(sorted(pk)) for pk in packs], float(sum(cost))
+
+
+def iterated_local_search(st: _State, until: Deadline) -> int:
+    """Kick the incumbent (two random swaps of tasks between packs), re-run the local
+    search, keep the result when it is better; repeat until ``until`` or until
+    max(20, n) kicks in a row bring nothing.  Returns the number of kicks."""
+    rng = np.random.default_rng(st.seed)
+    kicks = idle = 0
+    while not until.expired() and len(st.best_sets) >= 2 and not st.closed() and idle < max(20, st.inst.n):
+        packs = [list(s) for s in st.best_sets]
+        for _ in range(2):
+            a, b = rng.choice(len(packs), 2, replace=False)
+            ia, ib = rng.integers(len(packs[a])), rng.integers(len(packs[b]))
+            packs[a][ia], packs[b][ib] = packs[b][ib], packs[a][ia]
+        sets, cost = local_search(st.table, st.inst.max_pack_size, [tuple(p) for p in packs], until)
+        found = math.isfinite(cost) and st.offer(sets, f"iterated local search (kick {kicks + 1})")
+        idle = 0 if found else idle + 1
+        kicks += 1
+    return kicks
 
 
 def _partition(sets: list[tuple[int, ...]], table: LevelTable) -> list[tuple[int, ...]]:
@@ -291,7 +392,9 @@ def _column_generation(
             return _CG(bound=node_bound)
 
 
-def pack_count_bounds(table: LevelTable, k: int) -> dict[int, int]:
+def pack_count_bounds(
+    table: LevelTable, k: int, lo: np.ndarray | None = None, hi: np.ndarray | None = None
+) -> dict[int, int]:
     """Right-hand sides of the pack-count cuts: {l: rhs} with N(>= l) >= rhs in every schedule.
 
     A_l = {i : t(i, p) > tau_{l-1}} (the tasks that cannot finish before tau_l) must sit
@@ -302,13 +405,21 @@ def pack_count_bounds(table: LevelTable, k: int) -> dict[int, int]:
 
     The LP only implies the fractional value; only the levels where rounding up
     adds something are returned (at most n of them: A_l changes at the t(i, p)).
+    In a tree node with level windows [lo_i, hi_i], A_l = {i : lo_i >= l} and task i
+    needs at least m_i(tau_{hi_i}) processors: the same bound, valid in its subtree.
     """
     p = table.p
     kk = min(k, p)
-    top = table.m(table.L - 1).astype(np.int64)
+    first = table.first_level if lo is None else np.asarray(lo)
+    if hi is None:
+        top = table.m(table.L - 1).astype(np.int64)
+    elif table.table is not None:
+        top = table.table[np.asarray(hi), np.arange(table.n)].astype(np.int64)
+    else:
+        top = np.array([table.m(int(h))[i] for i, h in enumerate(np.asarray(hi).tolist())], dtype=np.int64)
     out: dict[int, int] = {}
-    for level in np.unique(table.first_level).tolist():
-        members = table.first_level >= level
+    for level in np.unique(first).tolist():
+        members = first >= level
         cnt = int(members.sum())
         procs = int(top[members].sum())
         frac = max(cnt / kk, procs / p)
@@ -469,7 +580,7 @@ def _restricted_mip(
         seed=st.seed,
         cuts=st.mip_cuts,
         levels=levels,
-        level_cuts=st.level_cuts,
+        level_cuts=st.level_cuts if windows is None else st.node_level_cuts,
     )
     if sol.chosen is not None:
         st.offer([uniq[c] for c in sol.chosen], label)
@@ -703,6 +814,11 @@ def solve(
     st.stats["columns"] = len(master.sets)
     if not st.closed() and not deadline.expired():
         _dive(st, master)
+    if not st.closed() and not deadline.expired():
+        rem = deadline.remaining()
+        st.stats["ils_kicks"] = iterated_local_search(
+            st, Deadline(min(ILS_MAX, ILS_SHARE * rem) if math.isfinite(rem) else ILS_MAX)
+        )
     if not st.closed() and not deadline.expired():
         rem = deadline.remaining()
         _restricted_mip(st, master.sets, min(rmp_time, rem), "restricted master MIP")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,12 +45,15 @@ from .solver import (
     _enumerate_and_solve,
     _restricted_mip,
     _State,
+    pack_count_bounds,
 )
 
 #: nodes between two restricted-master MIPs over the whole column pool
 RMP_EVERY = 25
 #: their time limit, as a share of the root's ``rmp_time``
 RMP_NODE_SHARE = 0.3
+#: and their total time, as a share of the time spent in the tree
+RMP_TREE_SHARE = 0.15
 #: a node probes its gap only when it is below this share of the gap of the last failed probe above it
 PROBE_SHRINK = 0.5
 
@@ -75,11 +79,11 @@ def _round_bound(st: _State, value: float) -> float:
     return value
 
 
-def _choose_branch(st: _State, master: CoveringMaster, x: np.ndarray) -> tuple[int, int] | None:
-    """(task, h) to branch on: over the tasks spread over packs of several levels in the
-    LP point and the thresholds h between those levels, the largest
-    (mass <= h) x (mass > h) x (mean tau above h - mean tau up to h), a proxy of how
-    far each child must move the LP; None when every task sits at one level."""
+def _candidates(st: _State, master: CoveringMaster, x: np.ndarray, limit: int) -> list[tuple[int, int]]:
+    """Branching candidates (task, h), best first: over the tasks spread over packs of
+    several levels in the LP point and the thresholds h between those levels, the
+    largest (mass <= h) x (mass > h) x (mean tau above h - mean tau up to h), a proxy
+    of how far each child must move the LP; empty when every task sits at one level."""
     tau = st.table.tau
     supp = np.flatnonzero(x > 1e-9)
     per_task: dict[int, dict[int, float]] = {}
@@ -88,7 +92,7 @@ def _choose_branch(st: _State, master: CoveringMaster, x: np.ndarray) -> tuple[i
         for i in master.sets[c]:
             d = per_task.setdefault(i, {})
             d[lv] = d.get(lv, 0.0) + float(x[c])
-    best, best_score = None, 1e-9
+    scored: list[tuple[float, int, int]] = []
     for i, dist in per_task.items():
         if len(dist) < 2:
             continue
@@ -101,10 +105,18 @@ def _choose_branch(st: _State, master: CoveringMaster, x: np.ndarray) -> tuple[i
         ct = np.cumsum(t)[:-1]
         sc = cum * (1 - cum) * ((t.sum() - ct) / (1 - cum) - ct / cum)
         cut = int(np.argmax(sc))
-        score = float(sc[cut])
-        if score > best_score:
-            best, best_score = (i, int(lv[cut])), score
-    return best
+        if sc[cut] > 1e-9:
+            scored.append((float(sc[cut]), i, int(lv[cut])))
+    scored.sort(reverse=True)
+    return [(i, h) for _, i, h in scored[:limit]]
+
+
+def _children(node: _Node, i: int, h: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    left_hi = node.hi.copy()
+    left_hi[i] = h
+    right_lo = node.lo.copy()
+    right_lo[i] = h + 1
+    return [(lo, hi) for lo, hi in ((node.lo, left_hi), (right_lo, node.hi)) if lo[i] <= hi[i]]
 
 
 def _add_singletons(st: _State, master: CoveringMaster, lo: np.ndarray, hi: np.ndarray) -> None:
@@ -132,13 +144,15 @@ def branch(
 ) -> None:
     """Best-first branch-and-price from the converged root ``root``; raises ``st.lb`` as
     the open nodes' bounds rise and stops when the gap is closed or time is up."""
-    table, n = st.table, st.inst.n
+    table, n, k = st.table, st.inst.n, st.inst.max_pack_size
+    root_need = {lv: rhs for lv, rhs in master.level_cuts}
     lo0 = table.first_level.astype(np.int64).copy()
     hi0 = np.full(n, table.L - 1, dtype=np.int64)
     heap: list[_Node] = [_Node(_round_bound(st, max(st.lb, root.bound)), 0, lo0, hi0, 0)]
     unresolved: list[float] = []  # bounds of nodes the tree could not split nor close
     tick = 0
     nodes = 0
+    t_tree, rmp_spent = time.perf_counter(), 0.0
     deepest = 0
     try:
         while heap and not st.deadline.expired():
@@ -158,6 +172,11 @@ def branch(
             else:
                 _add_singletons(st, master, node.lo, node.hi)
                 master.restrict(node.lo, node.hi, constrained)
+                need = dict(root_need)
+                for lv, rhs in pack_count_bounds(table, k, node.lo, node.hi).items():
+                    need[lv] = max(rhs, need.get(lv, 0))
+                master.set_level_rhs(need)
+                st.node_level_cuts = list(master.level_cuts)
                 cg = _column_generation(st, master, windows=windows, cutoff=_cutoff(st))
             bound = _round_bound(st, max(node.bound, cg.bound))
             if not cg.converged:
@@ -182,28 +201,23 @@ def branch(
                 failed_gap = node_gap
             elif nodes == 1:
                 failed_gap = node_gap
-            if nodes % RMP_EVERY == 0 and not st.deadline.expired():
-                master.restrict(lo0, hi0, np.arange(n))
+            if nodes % RMP_EVERY == 0 and rmp_spent < RMP_TREE_SHARE * (time.perf_counter() - t_tree):
                 rem = st.deadline.remaining()
+                t1 = time.perf_counter()
                 _restricted_mip(
                     st, master.sets, min(RMP_NODE_SHARE * rmp_time, rem), f"restricted master MIP ({nodes} nodes)"
                 )
-            choice = _choose_branch(st, master, cg.x)
-            if choice is None:
+                rmp_spent += time.perf_counter() - t1
+            cands = _candidates(st, master, cg.x, 1)
+            if not cands:
                 proven = _enumerate_and_solve(st, cg, budget, windows=windows)
                 bound = _round_bound(st, max(bound, proven))
                 if bound < _cutoff(st):
                     unresolved.append(bound)
                 continue
-            i, h = choice
-            left_hi = node.hi.copy()
-            left_hi[i] = h
-            right_lo = node.lo.copy()
-            right_lo[i] = h + 1
-            for lo, hi in ((node.lo, left_hi), (right_lo, node.hi)):
-                if lo[i] <= hi[i]:
-                    tick += 1
-                    heapq.heappush(heap, _Node(bound, tick, lo, hi, node.depth + 1, failed_gap))
+            for lo, hi in _children(node, *cands[0]):
+                tick += 1
+                heapq.heappush(heap, _Node(bound, tick, lo, hi, node.depth + 1, failed_gap))
             if st.verbose and nodes % 10 == 0:
                 st.log(
                     f"tree: {nodes} nodes, {len(heap)} open, depth {deepest}, bound {st.lb * table.scale:.6g}, "
@@ -215,6 +229,7 @@ def branch(
             st.raise_lb(min([h.bound for h in heap] + unresolved) * (1 - BOUND_SAFETY), "tree")
     finally:
         master.restrict(lo0, hi0, np.arange(n))
+        master.set_level_rhs(root_need)
         st.stats["tree_nodes"] = nodes
         st.stats["tree_depth"] = deepest
         st.stats["tree_open"] = len(heap) + len(unresolved)
