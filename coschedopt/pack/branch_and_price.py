@@ -22,20 +22,26 @@ def branch_and_price(
     heuristics: bool = True,
     max_columns: int = 400_000,
     rmp_time: float = 10.0,
-    cut_rounds: int = 0,
+    cut_rounds: int | None = None,
     pack_count_cuts: bool = True,
     tree: bool = True,
     probe_columns: int = 3000,
 ) -> Result:
-    """Exact: set-covering column generation (knapsack pricing per cost level) + reduced-cost column enumeration and MIP.
+    """Exact: set-covering column generation (knapsack pricing per cost level), pack-count
+    cuts, then a branch-and-price tree over the tasks' level windows whose nodes close by
+    reduced-cost column enumeration and a MIP.
 
     Options: ``gap`` relative optimality gap to stop at (default 0: proven optimum);
     ``heuristics`` seed the incumbent with the paper's registered heuristics;
     ``max_columns`` cap on enumerated columns (memory); ``rmp_time`` seconds for
     the restricted-master MIP heuristic; ``cut_rounds`` rounds of subset-row cuts
-    (0: plain column generation; cuts raise the LP bound, their pricing is a branch
-    and bound over the DP, and they get at most 40 % of the remaining time).  Returns the best schedule, a certified
-    lower bound and ``TIME_LIMIT`` when ``time_limit`` stops it.
+    (default: 10 when k <= 4, else 0; with cuts the gap is first attacked by the
+    staged enumeration, then by the tree); ``pack_count_cuts`` the rounded
+    pack-count inequalities (default on); ``tree`` branch after the root (default
+    on; off: staged enumeration only); ``probe_columns`` column budget of the
+    enumeration tried over a whole gap at the root and in the nodes (0: never).
+    Returns the best schedule, a certified lower bound and ``TIME_LIMIT`` when
+    ``time_limit`` stops it.
     """
     return _solve(
         instance,

@@ -24,8 +24,14 @@ SEED_HEURISTICS = ("pack-by-pack-9", "pack-approx", "random-proc-9", "random-pac
 
 #: a column enters the master when its reduced cost (costs scaled to order 1) is below -RC_EPS
 RC_EPS = 1e-9
+#: default subset-row cut rounds when k <= AUTO_CUT_MAX_K (none above)
+AUTO_CUT_ROUNDS = 10
+AUTO_CUT_MAX_K = 4
 #: schedules within this relative distance above the incumbent get the local search too
 LOCAL_SEARCH_WINDOW = 0.02
+#: time box of one local search: this share of the remaining time, at most LOCAL_SEARCH_MAX seconds
+LOCAL_SEARCH_SHARE = 0.02
+LOCAL_SEARCH_MAX = 5.0
 #: share of the time limit (at most ``ILS_MAX`` seconds) for the iterated local search at the root
 ILS_SHARE = 0.05
 ILS_MAX = 10.0
@@ -88,13 +94,18 @@ class _State:
                 lv = int(cand[np.argmin(self.table.tau[cand] - bonus[cand])])
         return s, lv
 
-    def offer(self, sets: list[tuple[int, ...]], source: str) -> bool:
+    def offer(self, sets: list[tuple[int, ...]], source: str, improve: bool = True) -> bool:
         """Consider a cover by task sets as incumbent (each set priced at its optimal level),
-        after the local search of :func:`local_search` when it is a new incumbent."""
+        after the local search of :func:`local_search` (time-boxed) when it is close to or
+        better than the incumbent."""
         sets = _partition(sets, self.table)
         cost = float(sum(self.table.tau[self.table.min_level(s)] for s in sets))
-        if cost < self.ub * (1 + LOCAL_SEARCH_WINDOW):
-            better, cost2 = local_search(self.table, self.inst.max_pack_size, sets, self.deadline)
+        if improve and cost < self.ub * (1 + LOCAL_SEARCH_WINDOW):
+            rem = self.deadline.remaining()
+            box = Deadline(
+                max(1e-3, min(LOCAL_SEARCH_MAX, LOCAL_SEARCH_SHARE * rem)) if math.isfinite(rem) else LOCAL_SEARCH_MAX
+            )
+            better, cost2 = local_search(self.table, self.inst.max_pack_size, sets, box)
             if cost2 < cost - 1e-12 * max(1.0, cost):
                 source += f" + local search ({cost * self.table.scale:.6g})"
                 sets, cost = better, cost2
@@ -229,7 +240,7 @@ def _seed_incumbent(st: _State, master: CoveringMaster, use_heuristics: bool) ->
     singles = [(i,) for i in range(n)]
     lv = [int(st.table.first_level[i]) for i in range(n)]
     master.add(singles, [float(st.table.tau[v]) for v in lv], lv)
-    st.offer(singles, "singletons")
+    st.offer(singles, "singletons", improve=False)
     if not use_heuristics:
         return
     known = set(methods("pack"))
@@ -780,7 +791,7 @@ def solve(
     heuristics: bool = True,
     max_columns: int = 400_000,
     rmp_time: float = 10.0,
-    cut_rounds: int = 0,
+    cut_rounds: int | None = None,
     pack_count_cuts: bool = True,
     tree: bool = True,
     probe_columns: int = 3000,
@@ -795,6 +806,8 @@ def solve(
     scale = float(np.mean(t[:, -1]))
     table = LevelTable(t, scale)
     st = _State(instance, table, deadline, verbose, float(gap), 0 if seed is None else int(seed), _integral(t))
+    if cut_rounds is None:  # subset-row cuts on triples pay off for small packs only (bnp.md)
+        cut_rounds = AUTO_CUT_ROUNDS if instance.max_pack_size <= AUTO_CUT_MAX_K else 0
     st.cut_rounds = int(cut_rounds)
     st.probe_columns = int(probe_columns)
     st.stats.update(levels=table.L)
@@ -817,7 +830,7 @@ def solve(
     if not st.closed() and not deadline.expired():
         rem = deadline.remaining()
         st.stats["ils_kicks"] = iterated_local_search(
-            st, Deadline(min(ILS_MAX, ILS_SHARE * rem) if math.isfinite(rem) else ILS_MAX)
+            st, Deadline(max(1e-3, min(ILS_MAX, ILS_SHARE * rem)) if math.isfinite(rem) else ILS_MAX)
         )
     if not st.closed() and not deadline.expired():
         rem = deadline.remaining()
@@ -834,12 +847,14 @@ def solve(
                 st, master, Deadline(max(1e-3, rem / 4)) if math.isfinite(rem) else None
             )  # the cut LP is closer to integral
     if cg.converged and not st.closed() and not deadline.expired():
-        if tree:
+        # with subset-row cuts the staged enumeration closes small packs' gaps best;
+        # the tree (whose pricing would have to branch on the cuts) comes after it
+        if master.cuts or not tree:
+            _enumerate_and_solve(st, cg, max_columns)
+        if tree and not st.closed() and not deadline.expired():
             from .tree import branch
 
             branch(st, master, cg, max_columns, rmp_time)
-        else:
-            _enumerate_and_solve(st, cg, max_columns)
     lb = min(st.lb, st.ub) * scale
     ub = st.ub * scale
     closed = st.closed()
