@@ -59,8 +59,11 @@ class CoveringMaster:
         self.known: dict[tuple[tuple[int, ...], int], int] = {}
         self.cuts: list[tuple[int, int, int]] = []
         self._cut_of_task: list[list[int]] = [[] for _ in range(n)]
-        #: pack-count cuts (level l, rhs): sum_{c : level_c >= l} x_c >= rhs
+        #: pack-count rows (level l, lower): lower <= sum_{c : level_c >= l} x_c <= upper
         self.level_cuts: list[tuple[int, int]] = []
+        self.level_upper: list[float] = []  # upper bounds of the same rows (tree branches; inf: none)
+        #: cost of the artificial column of each pack-count row (relaxes its upper bound; set by the solver)
+        self.artificial_cost = 1e6
         self._sr_rows: list[int] = []  # master row of each subset-row cut
         self._cols_of_task: list[list[int]] = [[] for _ in range(n)]
         self._lc_rows: list[int] = []  # master row of each pack-count cut
@@ -118,26 +121,53 @@ class CoveringMaster:
                 self._cut_of_task[i].append(cut)
 
     def add_level_cuts(self, cuts: list[tuple[int, int]]) -> None:
-        """Add pack-count cuts sum_{c : level_c >= l} x_c >= rhs for the given (l, rhs)."""
+        """Add pack-count cuts sum_{c : level_c >= l} x_c >= rhs for the given (l, rhs).
+
+        Each row also gets an artificial column (coefficient -1, cost ``artificial_cost``,
+        empty task set, level -1) so that an upper bound set by a branch can never make
+        the restricted master infeasible; a node LP using it costs more than any schedule.
+        """
         lv = np.asarray(self.levels, dtype=np.int64)
         for level, rhs in cuts:
             idx = np.flatnonzero(lv >= level).astype(np.int32)
             self.h.addRow(float(rhs), INF, idx.size, idx, np.ones(idx.size))
             self.level_cuts.append((int(level), int(rhs)))
-            self._lc_rows.append(self.h.getNumRow() - 1)
+            self.level_upper.append(INF)
+            row = self.h.getNumRow() - 1
+            self._lc_rows.append(row)
+            self.h.addCol(self.artificial_cost, 0.0, INF, 1, np.array([row], np.int32), np.array([-1.0]))
+            self.sets.append(())
+            self.costs.append(self.artificial_cost)
+            self.levels.append(-1)
 
-    def set_level_rhs(self, rhs: dict[int, int]) -> None:
-        """Set the right-hand side of every pack-count row to ``rhs[level]`` (0 when absent),
-        adding the rows of the levels not present yet (tree nodes tighten them)."""
+    def set_level_rhs(self, rhs: dict[int, int], upper: dict[int, int] | None = None) -> None:
+        """Set every pack-count row to ``rhs[level]`` <= N(>= level) <= ``upper[level]``
+        (0 and inf when absent), adding the rows of the levels not present yet (tree
+        nodes tighten them and branch on them)."""
+        upper = upper or {}
         have = {c[0] for c in self.level_cuts}
-        new = [(lv, r) for lv, r in sorted(rhs.items()) if lv not in have]
+        new = sorted({lv for lv in [*rhs, *upper] if lv not in have})
         if new:
-            self.add_level_cuts(new)
+            self.add_level_cuts([(lv, 0) for lv in new])
         for c, ((level, old), row) in enumerate(zip(self.level_cuts, self._lc_rows, strict=True)):
             r = int(rhs.get(level, 0))
-            if r != old:
+            u = float(upper.get(level, INF))
+            if r != old or u != self.level_upper[c]:
                 self.level_cuts[c] = (level, r)
-                self.h.changeRowBounds(row, float(r), INF)
+                self.level_upper[c] = u
+                self.h.changeRowBounds(row, float(r), u)
+
+    def level_counts(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(levels, N(>= level)) of the LP point ``x`` at the distinct levels of its support."""
+        lv = np.asarray(self.levels, dtype=np.int64)[: x.size]  # x may predate the newest columns
+        supp = np.flatnonzero((x > 1e-9) & (lv >= 0))
+        if supp.size == 0:
+            return np.empty(0, np.int64), np.empty(0)
+        order = np.argsort(-lv[supp], kind="stable")
+        levels = lv[supp][order]
+        cum = np.cumsum(x[supp][order])
+        last = np.r_[levels[1:] != levels[:-1], True]
+        return levels[last], cum[last]
 
     def separate_level_cuts(self, x: np.ndarray, need: dict[int, int], eps: float = 1e-6) -> list[tuple[int, int]]:
         """The pack-count cuts (l, rhs) of ``need`` violated by the LP point ``x`` (not yet present)."""
@@ -150,20 +180,27 @@ class CoveringMaster:
         return out
 
     def bonus(self, mu: np.ndarray | None, num_levels: int) -> np.ndarray | None:
-        """B(l) = sum of the pack-count duals mu_c over the cuts with level_c <= l (non-decreasing in l)."""
-        if mu is None or not self.level_cuts or not (mu > 0).any():
+        """B(l) = sum of the pack-count duals mu_c over the rows with level_c <= l: a step
+        function, non-decreasing unless a branch's upper bound gives a negative dual."""
+        if mu is None or not self.level_cuts or not (mu != 0).any():
             return None
         b = np.zeros(num_levels)
         for (level, _), m in zip(self.level_cuts, mu.tolist(), strict=True):
-            if m > 0:
-                b[level] += m
+            b[level] += m
         return np.cumsum(b)
 
     def level_cut_rhs(self, mu: np.ndarray | None) -> float:
-        """sum_c mu_c rhs_c: the pack-count cuts' share of the dual objective."""
+        """sum_c mu_c b_c (b_c the lower bound where mu_c > 0, the upper one where mu_c < 0):
+        the pack-count rows' share of the dual objective."""
         if mu is None or not self.level_cuts:
             return 0.0
-        return float(sum(m * rhs for (_, rhs), m in zip(self.level_cuts, mu.tolist(), strict=True)))
+        tot = 0.0
+        for (_, lo), up, m in zip(self.level_cuts, self.level_upper, mu.tolist(), strict=True):
+            if m > 0:
+                tot += m * lo
+            elif m < 0:
+                tot += m * up  # finite: a negative dual needs an active upper bound
+        return float(tot)
 
     def restrict(self, lo: np.ndarray, hi: np.ndarray, constrained: np.ndarray) -> None:
         """Allow only the columns whose level lies in [lo_i, hi_i] for each task i they hold
@@ -199,8 +236,17 @@ class CoveringMaster:
             x=np.array(sol.col_value, dtype=float),
             iterations=int(self.h.getInfo().simplex_iteration_count),
             cut_duals=np.maximum(-dual[np.asarray(self._sr_rows, dtype=np.int64)], 0.0),
-            level_duals=np.maximum(dual[np.asarray(self._lc_rows, dtype=np.int64)], 0.0),
+            level_duals=self._level_duals(dual[np.asarray(self._lc_rows, dtype=np.int64)]),
         )
+
+    def _level_duals(self, mu: np.ndarray) -> np.ndarray:
+        """Row duals of the pack-count rows, signs made consistent with their bounds
+        (>= 0 without an upper bound; HiGHS' round-off clipped)."""
+        out = mu.copy()
+        for c, up in enumerate(self.level_upper):
+            if not math.isfinite(up):
+                out[c] = max(out[c], 0.0)
+        return out
 
     def separate(self, x: np.ndarray, limit: int, eps: float = 1e-6) -> list[tuple[int, int, int]]:
         """The most violated subset-row cuts on task triples for the LP point ``x`` (not yet present).
@@ -252,7 +298,7 @@ class LPSolution:
     x: np.ndarray
     iterations: int
     cut_duals: np.ndarray  # subset-row penalties, >= 0 (minus the row duals)
-    level_duals: np.ndarray  # pack-count cut duals mu >= 0
+    level_duals: np.ndarray  # pack-count row duals mu (< 0 only under a branch's upper bound)
 
 
 @dataclass
@@ -275,6 +321,7 @@ def solve_covering_mip(
     cuts: list[tuple[int, int, int]] | None = None,
     levels: list[int] | None = None,
     level_cuts: list[tuple[int, int]] | None = None,
+    level_upper: list[float] | None = None,
 ) -> MIPSolution:
     """min c x, A x >= 1, x binary over the given columns (HiGHS MIP, relative gap 0).
 
@@ -325,9 +372,10 @@ def solve_covering_mip(
                 h.addRow(-INF, 1.0, len(idx), np.array(idx, dtype=np.int32), np.ones(len(idx)))
     if level_cuts and levels is not None:
         lv = np.asarray(levels, dtype=np.int64)
-        for level, rhs in level_cuts:
+        ups = level_upper if level_upper is not None else [INF] * len(level_cuts)
+        for (level, rhs), up in zip(level_cuts, ups, strict=True):
             idx = np.flatnonzero(lv >= level).astype(np.int32)
-            h.addRow(float(rhs), INF, idx.size, idx, np.ones(idx.size))
+            h.addRow(float(rhs), float(up), idx.size, idx, np.ones(idx.size))
     if cutoff is not None and math.isfinite(cutoff):
         h.setOptionValue("objective_bound", float(cutoff))
     if incumbent is not None:

@@ -414,14 +414,21 @@ def price(
     non-decreasing in tau, so the same pruning holds with upper values on the
     right and lower values on the left.  ``cut_nodes`` = 1 is the cheap pricing
     (the DP's best set only); the bounds stay valid, only weaker.
-    ``bonus``: the non-decreasing B(l) of the pack-count cuts (a column at level l
+    ``bonus``: the step function B(l) of the pack-count rows (a column at level l
     has reduced cost tau_l - B(l) - pi(S) + pen(S)); an interval (a, b) is then
-    bounded by tau_{a+1} - B(b-1) - V(b), and the ratio bound is (V + B) / tau.
+    bounded by tau_{a+1} - max_{(a, b)} B - V(b), and the ratio bound is (V + B) / tau.
     ``windows``: only tasks inside their level window count at a level; the
     bisection then starts from the segments between the windows' ends.
     """
     L, tau = table.L, table.tau
     bon = np.zeros(L) if bonus is None else np.asarray(bonus, dtype=float)
+    bsteps = np.flatnonzero(np.diff(bon) != 0) + 1  # levels where B changes
+
+    def bmax(x: int, y: int) -> float:
+        """max B(l) over x <= l <= y (B is a step function: its value at x and at its steps)."""
+        i0, i1 = np.searchsorted(bsteps, x, side="right"), np.searchsorted(bsteps, y, side="right")
+        m = float(bon[x])
+        return max(m, float(bon[bsteps[i0:i1]].max())) if i1 > i0 else m
     topk = topk_by_level(table, pi, k)
     res = Pricing(min_rc=math.inf, ratio_ub=0.0)
     vlo: dict[int, float] = {}
@@ -484,7 +491,7 @@ def price(
     def push(a: int, b: int) -> None:
         if b - a > 1:
             vb = min(vhi[b], float(topk[b - 1]))
-            heapq.heappush(heap, (float(tau[a + 1] - bon[b - 1] - vb), a, b))
+            heapq.heappush(heap, (float(tau[a + 1] - bmax(a + 1, b - 1) - vb), a, b))
 
     for a, b in zip(points[:-1], points[1:], strict=True):
         push(a, b)  # never across a breakpoint: b - 1 and b are both points there
@@ -503,7 +510,7 @@ def price(
                 if fixed_threshold is not None:
                     inner = np.arange(a + 1, b)
                     res.levels_le.extend(inner[inner_rc <= fixed_threshold].tolist())
-                if bon[b - 1] > bon[a]:
+                if bmax(a + 1, b - 1) > bon[a]:
                     res.ratio_ub = max(res.ratio_ub, float(((vlo[a] + bon[a + 1 : b]) / tau[a + 1 : b]).max()))
                     best_inner = int(np.argmin(inner_rc))
                     res.rc_lb = min(res.rc_lb, float(inner_rc[best_inner]))
@@ -512,8 +519,8 @@ def price(
                         record(a + 1 + best_inner, vlo[a])
                 continue
             if bound >= thr():
-                # every interior level l has V(l) <= vb, tau_l >= tau_{a+1} and B(l) <= B(b-1)
-                res.ratio_ub = max(res.ratio_ub, (vb + bon[b - 1]) / tau[a + 1])
+                # every interior level l has V(l) <= vb, tau_l >= tau_{a+1} and B(l) <= max B there
+                res.ratio_ub = max(res.ratio_ub, (vb + bmax(a + 1, b - 1)) / tau[a + 1])
                 continue
             wave.append((a, b))
         if not wave:

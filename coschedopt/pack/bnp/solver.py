@@ -62,6 +62,7 @@ class _State:
     mip_cuts: list | None = None  # subset-row triples handed to the MIPs
     level_cuts: list | None = None  # pack-count cuts (level, rhs) handed to the MIPs
     node_level_cuts: list | None = None  # the same, tightened in the current tree node
+    node_level_upper: list | None = None  # and their upper bounds there (count branches)
     best_sets: list[tuple[int, ...]] = field(default_factory=list)
     ub: float = math.inf  # scaled
     lb: float = 0.0  # scaled, certified
@@ -573,7 +574,7 @@ def _restricted_mip(
     index: dict[tuple[int, ...], int] = {}
     uniq: list[tuple[int, ...]] = []
     for s in [*sets, *(st.best_sets if windows is None else [])]:
-        if s not in index:
+        if s and s not in index:
             index[s] = len(uniq)
             uniq.append(s)
     levels = [st.column(s, None, windows)[1] for s in uniq] if windows is not None else [
@@ -592,6 +593,7 @@ def _restricted_mip(
         cuts=st.mip_cuts,
         levels=levels,
         level_cuts=st.level_cuts if windows is None else st.node_level_cuts,
+        level_upper=None if windows is None else st.node_level_upper,
     )
     if sol.chosen is not None:
         st.offer([uniq[c] for c in sol.chosen], label)
@@ -816,6 +818,8 @@ def solve(
         max(float(t[:, -1].max()), float(t[:, 0].sum()) / instance.processors) / scale * (1 - BOUND_SAFETY), "trivial"
     )
     master = CoveringMaster(instance.n)
+    # the artificial columns of the pack-count rows cost more than any schedule (all singletons)
+    master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
     _seed_incumbent(st, master, heuristics)
     cg = _CG()
     if not st.closed():

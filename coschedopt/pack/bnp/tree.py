@@ -56,6 +56,8 @@ RMP_NODE_SHARE = 0.3
 RMP_TREE_SHARE = 0.15
 #: a node probes its gap only when it is below this share of the gap of the last failed probe above it
 PROBE_SHRINK = 0.5
+#: pack counts N(>= l) whose fractional part is within this of an integer are not branched on
+COUNT_FRACTION = 0.02
 
 
 @dataclass(order=True)
@@ -66,6 +68,8 @@ class _Node:
     hi: np.ndarray = field(compare=False)
     depth: int = field(compare=False, default=0)
     failed_gap: float = field(compare=False, default=math.inf)  # node gap at which an ancestor's probe failed
+    count_lo: dict = field(compare=False, default_factory=dict)  # level -> least N(>= level) (branches)
+    count_hi: dict = field(compare=False, default_factory=dict)  # level -> most N(>= level) (branches)
 
 
 def _cutoff(st: _State) -> float:
@@ -119,6 +123,19 @@ def _children(node: _Node, i: int, h: int) -> list[tuple[np.ndarray, np.ndarray]
     return [(lo, hi) for lo, hi in ((node.lo, left_hi), (right_lo, node.hi)) if lo[i] <= hi[i]]
 
 
+def _count_branch(st: _State, master: CoveringMaster, x: np.ndarray) -> tuple[int, float] | None:
+    """(level l, N(>= l)) with the most fractional pack count, weighted by tau_l (the
+    cost an extra or a missing pack above l moves); None when every count is integral."""
+    levels, counts = master.level_counts(x)
+    frac = counts - np.floor(counts)
+    score = np.minimum(frac, 1 - frac) * st.table.tau[levels]
+    ok = (frac > COUNT_FRACTION) & (frac < 1 - COUNT_FRACTION)
+    if not ok.any():
+        return None
+    best = int(np.flatnonzero(ok)[np.argmax(score[ok])])
+    return int(levels[best]), float(counts[best])
+
+
 def _add_singletons(st: _State, master: CoveringMaster, lo: np.ndarray, hi: np.ndarray) -> None:
     """Each task alone at its cheapest allowed level, so that every node LP is feasible."""
     lv = np.maximum(st.table.first_level, lo)
@@ -153,6 +170,7 @@ def branch(
     tick = 0
     nodes = 0
     t_tree, rmp_spent = time.perf_counter(), 0.0
+    count_branches = window_branches = 0
     deepest = 0
     try:
         while heap and not st.deadline.expired():
@@ -166,17 +184,18 @@ def branch(
             nodes += 1
             deepest = max(deepest, node.depth)
             constrained = np.flatnonzero((node.lo > lo0) | (node.hi < hi0))
-            windows = Windows(node.lo, node.hi) if constrained.size else None
+            windows = None if nodes == 1 else Windows(node.lo, node.hi)
             if nodes == 1:
                 cg = root
             else:
                 _add_singletons(st, master, node.lo, node.hi)
                 master.restrict(node.lo, node.hi, constrained)
                 need = dict(root_need)
-                for lv, rhs in pack_count_bounds(table, k, node.lo, node.hi).items():
+                for lv, rhs in [*pack_count_bounds(table, k, node.lo, node.hi).items(), *node.count_lo.items()]:
                     need[lv] = max(rhs, need.get(lv, 0))
-                master.set_level_rhs(need)
+                master.set_level_rhs(need, node.count_hi)
                 st.node_level_cuts = list(master.level_cuts)
+                st.node_level_upper = list(master.level_upper)
                 cg = _column_generation(st, master, windows=windows, cutoff=_cutoff(st))
             bound = _round_bound(st, max(node.bound, cg.bound))
             if not cg.converged:
@@ -208,6 +227,21 @@ def branch(
                     st, master.sets, min(RMP_NODE_SHARE * rmp_time, rem), f"restricted master MIP ({nodes} nodes)"
                 )
                 rmp_spent += time.perf_counter() - t1
+            count = _count_branch(st, master, cg.x)
+            if count is not None:
+                count_branches += 1
+                level, value = count
+                for lo_c, hi_c in ((None, math.floor(value)), (math.ceil(value), None)):
+                    clo, chi = dict(node.count_lo), dict(node.count_hi)
+                    if lo_c is not None:
+                        clo[level] = max(lo_c, clo.get(level, 0))
+                    if hi_c is not None:
+                        chi[level] = min(hi_c, chi.get(level, hi_c))
+                    tick += 1
+                    heapq.heappush(
+                        heap, _Node(bound, tick, node.lo, node.hi, node.depth + 1, failed_gap, clo, chi)
+                    )
+                continue
             cands = _candidates(st, master, cg.x, 1)
             if not cands:
                 proven = _enumerate_and_solve(st, cg, budget, windows=windows)
@@ -215,9 +249,12 @@ def branch(
                 if bound < _cutoff(st):
                     unresolved.append(bound)
                 continue
+            window_branches += 1
             for lo, hi in _children(node, *cands[0]):
                 tick += 1
-                heapq.heappush(heap, _Node(bound, tick, lo, hi, node.depth + 1, failed_gap))
+                heapq.heappush(
+                    heap, _Node(bound, tick, lo, hi, node.depth + 1, failed_gap, node.count_lo, node.count_hi)
+                )
             if st.verbose and nodes % 10 == 0:
                 st.log(
                     f"tree: {nodes} nodes, {len(heap)} open, depth {deepest}, bound {st.lb * table.scale:.6g}, "
@@ -233,4 +270,6 @@ def branch(
         st.stats["tree_nodes"] = nodes
         st.stats["tree_depth"] = deepest
         st.stats["tree_open"] = len(heap) + len(unresolved)
+        st.stats["count_branches"] = count_branches
+        st.stats["window_branches"] = window_branches
         st.log(f"tree: {nodes} nodes, {len(heap)} open, {len(unresolved)} unresolved")
