@@ -618,6 +618,7 @@ def _cover_search(
     uncovered = set(range(n))
     chosen: list[int] = []
     nodes = 0
+    stop = False
 
     def remove(c: int) -> list[tuple[int, int]]:
         gone = []
@@ -630,11 +631,13 @@ def _cover_search(
         return gone
 
     def search(spent: float) -> bool:
-        nonlocal nodes
+        nonlocal nodes, stop
         if not uncovered:
             return True
         nodes += 1
-        if nodes > node_limit or (nodes % 1024 == 0 and dl.expired()):
+        if nodes > node_limit or (nodes % 16 == 0 and dl.expired()):
+            stop = True
+        if stop:
             return False
         i = min(uncovered, key=lambda t: len(live[t]))
         for c in sorted(live[i], key=lambda c: rcs[c]):
@@ -654,7 +657,7 @@ def _cover_search(
                 uncovered.add(t)
             for j, c2 in gone:
                 live[j].add(c2)
-            if nodes > node_limit:
+            if stop:
                 return False
         return False
 
@@ -751,7 +754,8 @@ def _enumerate_and_solve(
                 for lv, c in cols
             ]
             rem = dl.remaining()
-            box = Deadline(max(1e-3, min(30.0, 0.1 * rem)) if math.isfinite(rem) else 30.0)
+            cap = 30.0 if windows is None else 2.0  # in a tree node it is only a primal heuristic
+            box = Deadline(max(1e-3, min(cap, 0.1 * rem)) if math.isfinite(rem) else cap)
             found = _cover_search(st.inst.n, sets, rcs, min(delta, st.ub - d), box)
             if found is not None:
                 st.offer([sets[c] for c in found], f"cover search (delta {delta:.3g})")
