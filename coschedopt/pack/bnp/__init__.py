@@ -1,106 +1,107 @@
-"""Exact k-in-p pack co-scheduling by column generation and reduced-cost column enumeration.
+"""Exact k-in-p pack co-scheduling by branch-and-price over pack sets and cost levels.
 
 The paper (Aupy et al., section 4.3) solves the problem exactly only by enumerating
 set partitions or by the ILP of Theorem 4, whose n*n*p binaries and weak relaxation
-stop at about n = 10 on 16 processors.  This package takes the paper's full
-workloads (65 and 260 tasks) to proven optimality or to a certified gap
-(measured in ``benchmarks/results/bnp.md``), and Theorem 2's 3-PARTITION
-instances with hundreds of tasks and p = B ~ 1000 to their proven optimum.
+stop at about n = 10 on 16 processors.  This package proves the optimum of the
+paper's Workload-II (65 tasks, 16 processors) at every k within a minute, brings
+Workload-III (260 tasks, 32 processors) to a certified gap, and solves Theorem 2's
+3-PARTITION instances with hundreds of tasks and p = B ~ 1000 (measured in
+``benchmarks/results/bnp.md``).
 
 Formulation (set covering over packs)
     A column is a set S of at most k tasks with a cost level tau, one of the L
     distinct values t(i, j).  S fits at tau when sum_{i in S} m_i(tau) <= p, where
     m_i(tau) is the least j with t(i, j) <= tau (Eq. (1) makes it well defined);
-    the column costs tau, and a set is only ever priced at its cheapest fitting
-    level, which is exactly its optimal 1-pack cost (Theorem 3 / Algorithm 1 give
-    the same value).  min sum_c tau_c x_c s.t. sum_{c ni i} x_c >= 1, x binary.
-    Covering instead of partitioning loses nothing (a subset of a pack fits at the
-    same level) and keeps the duals pi >= 0.
+    the column costs tau.  A set's cheapest fitting level is its optimal 1-pack
+    cost (Theorem 3 / Algorithm 1 give the same value); a set may also enter at a
+    higher level (it then counts in more pack-count rows, below).
+    min sum_c tau_c x_c s.t. sum_{c ni i} x_c >= 1, x binary.  Covering instead of
+    partitioning loses nothing (a subset of a pack fits at the same level) and
+    keeps the duals pi >= 0.
 
 Column generation (:mod:`.master`, :mod:`.pricing`)
     The restricted master LP lives in one ``highspy.Highs`` object; new columns
-    are appended with ``addCols`` and the LP re-solved warm.  Pricing at level l is
-    the cardinality-constrained knapsack V(l) = max {pi(S) : sum m_i(tau_l) <= p,
-    |S| <= k}, a numpy DP over (count, capacity) in O(n k p) (O(n p) when the
-    count bound cannot bind), batched over up to 64 levels per numpy update
-    (the weights differ per level: a gather from a -inf padded table), and per
-    level after removing k-dominated items when a set is wanted.  Since V is
-    non-decreasing in tau, a best-first bisection over the levels prunes every
-    interval (a, b) with tau_{a+1} - V(b) >= (best reduced cost so far), or with
-    V(a) = V(b): only the levels that can improve are solved, and the minimum
-    reduced cost it returns is exact.  Up to 3 disjoint sets per level enter per
-    round, and Wentges dual smoothing (centre = duals of the best bound) damps
-    the degenerate covering LP.  The seed columns are the singletons and the
-    packs of the paper's heuristics (``pack-by-pack-9``, ``pack-approx``,
-    ``random-proc-9``, ``random-pack-9``, called through the registry when they are
-    registered) re-priced at their optimal levels.
+    are appended with ``addCols`` and the LP re-solved warm (primal simplex after
+    new columns, dual simplex after bound changes).  Pricing at level l is the
+    cardinality-constrained knapsack V(l) = max {pi(S) : sum m_i(tau_l) <= p,
+    |S| <= k}, a numpy DP over (count, capacity) in O(n k p), batched over up to
+    64 levels per numpy update, per level after removing k-dominated items when a
+    set is wanted.  Since V is non-decreasing in tau, a best-first bisection over
+    the levels prunes every interval that cannot beat the best reduced cost, so
+    only the levels that can improve are solved and the minimum reduced cost is
+    exact.  Wentges dual smoothing damps the degenerate covering LP.  Seed columns:
+    the singletons and the packs of the paper's heuristics.
 
-Primal heuristics (our own, never dependent on the paper's)
-    Column-generation diving (fix the columns the LP sets to 1 and the largest
-    fractional one plus disjoint ones >= 0.6, re-price the uncovered tasks,
-    repeat) and a time-boxed HiGHS MIP over the generated columns.
+Pack-count cuts (rows whose duals keep the pricing a knapsack)
+    N(>= l) = sum_{c : level_c >= l} x_c counts the packs of level >= l.  The tasks
+    A_l that cannot finish before tau_l need N(>= l) >= ceil(max(|A_l| / min(k, p),
+    sum_{i in A_l} m_i(tau_max) / p)); the LP only implies the fractional value
+    (:func:`.solver.pack_count_bounds`).  A row's dual mu adds the same bonus to
+    every column at level >= l, so the reduced cost becomes tau_l - B(l) - pi(S)
+    with B a step function of the level: the pricing and the Farley bound carry
+    over (interval bounds use the maximum of B inside the interval).
 
-Subset-row cuts (option ``cut_rounds``, default 10)
-    The covering LP is weak on the synthetic workloads (0.1-6 % below the optimum,
-    odd cycles of packs at 1/2).  Violated rank-1 subset-row inequalities on task
-    triples R, sum_c [|S_c & R| >= 2] x_c <= 1 (at most one pack holds two tasks of
-    R), are separated from the LP point (50 per round) and added as master rows.
-    A column then pays sigma_R >= 0 per cut it hits twice, which the DP cannot
-    express: pricing runs the DP with penalties ignored (an upper bound, still
-    monotone in tau for the pruning) and, where a level can beat the threshold, a
-    best-first branch and bound that splits on two tasks of a paid cut
-    ({i out}, {i in, j out}, {i, j in}).  Its node limit only weakens the bound,
-    never its validity (the upper values feed the Farley ratio).  The cut phase
-    gets at most 40 % of the remaining time.
+Branch-and-price (:mod:`.tree`)
+    Best-first over nodes that restrict (a) pack counts, lo <= N(>= l) <= hi, and
+    (b) the level window [lo_i, hi_i] of each task's pack.  The LP of the
+    synthetic workloads is a "sliding window" over tasks sorted by size: packs of k
+    neighbours at many fractional offsets, with fractional pack counts.  Branching
+    first on the most fractional N(>= l) (weighted by tau_l) fixes where the
+    windows break; when every count is integral, a task spread over packs of
+    several levels is split at a level h (hi_i = h | lo_i = h + 1).  Both keep the
+    pricing a knapsack per level (a count row is one more bonus step, negative
+    under an upper bound; a window removes a task from the levels outside it), so
+    the DP, the level pruning (inside runs of levels where no window opens or
+    closes) and the Farley bound hold in every node.  Each pack-count row has an
+    artificial column (cost above any schedule) so that an upper bound never makes
+    the restricted master infeasible.  Node-local pack-count cuts use the windows
+    (A_l = {i : lo_i >= l}, m_i at hi_i).  A node is first attacked by the
+    reduced-cost enumeration below (restricted to its windows and counts) when its
+    gap has halved since the last failed attempt above it.  Ryan-Foster pair
+    branching was not used: "differ" branches add conflicts to the knapsack,
+    which breaks the level-wise DP and its monotone pruning.
 
-Lower bound (valid at every moment, not only at LP convergence)
-    For any duals pi >= 0 (tasks), sigma >= 0 (cuts) and r >= max_S (pi(S) - pen(S))/tau(S)
-    over *all* columns, (pi, sigma) / max(1, r) is feasible for the dual of the
-    full LP (covering rows and cuts), so
+Closing a gap by enumeration (:func:`.solver._enumerate_and_solve`)
+    Divide the duals by r >= max (pi(S) - pen(S) + B(l)) / tau_l, so that every
+    column has reduced cost rc >= 0 and D (the scaled dual objective) is the
+    Farley bound.  Any schedule x costs at least D + sum_{c in x} rc_c, so after
+    enumerating every column with rc <= delta (a depth-first search with suffix-DP
+    bounds per level) and solving the covering MIP over them (HiGHS, with the
+    pack-count rows), opt >= min(MIP bound, D + delta), which proves optimality as
+    soon as delta reaches incumbent - D.  At the root with subset-row cuts the
+    enumeration is staged (delta grows 8x per stage under ``max_columns``); in
+    the tree it is one probe over the node's whole gap under ``probe_columns``.
+    An exact-cover search (Algorithm X order) over the enumerated columns finds
+    Theorem 2's perfect 3-partitions directly.
 
-        z_IP >= z_LP >= (sum_i pi_i - sum_R sigma_R) / max(1, r)     (Farley's bound)
+Subset-row cuts (default for k <= 4, option ``cut_rounds``)
+    Rank-1 subset-row inequalities on task triples, sum_c [|S_c & R| >= 2] x_c <= 1,
+    separated from the LP point.  A column then pays sigma_R per cut it hits twice,
+    which pricing handles by a best-first branch and bound over the DP.  They close
+    most of the LP gap for packs of at most 4 tasks (Workload-II k = 4: proven in
+    ~20 s with them, 0.09 % gap after 60 s in the tree without them) and little for
+    bigger packs, where their pricing is too slow for the tree.
 
-    Pricing returns such an r (exact values at the evaluated levels, upper bounds
-    V(b)/tau_{a+1} on pruned intervals), so the bound is certified by our own
-    knapsack DP, never by the LP solver's tolerances; at convergence (r <= 1) it is
-    the LP value.  With integer data it is rounded up.  Trivial bounds
-    max_i t(i, p) and sum_i t(i, 1) / p (Eq. (2): a task's work is at least
-    t(i, 1)) are used before the first LP.
+Primal heuristics
+    The paper's heuristics, a local search (move a task to another pack or swap
+    two tasks, first improvement, optimal 1-pack costs) on every schedule within
+    2 % of the incumbent, an iterated local search at the root (two random swaps
+    + local search), column-generation diving, restricted-master MIPs (at the root
+    and every 25 nodes, at most 15 % of the tree's time), integral node LPs and the
+    enumeration MIPs.
 
-Closing the gap: enumeration below the reduced-cost gap, then a MIP
-    Divide the final duals by r, so that every column has reduced cost rc >= 0 and
-    D = (sum pi - sum sigma) / r is the Farley bound.  Any partition x costs at least
-    D + sum_{c in x} rc_c (equality without cuts), so a partition using a column
-    with rc > delta costs more than D + delta.  After enumerating every column with
-    rc <= delta (a depth-first search with suffix-DP bounds per level, restricted to
-    sets whose cheapest level is that level: they contain a task whose requirement
-    drops there) and solving the covering MIP over them (HiGHS, gap 0,
-    warm-started with the incumbent),
-
-        opt >= min(MIP bound, D + delta),
-
-    which proves optimality as soon as delta reaches incumbent - D.  delta starts
-    at 1/4096 of that gap and grows 8x per stage (shrinking instead when a stage
-    would pass ``max_columns``), so a small LP-IP gap is closed with few columns,
-    and a stage that finds the optimum early proves it without enumerating up to
-    the initial heuristic's gap.  Before each MIP, a depth-first exact-cover search
-    (Algorithm X order: fewest live columns first) looks for a partition whose
-    total reduced cost fits the budget: on Theorem 2's instances, where the
-    optimum is a perfect 3-partition of reduced cost 0, it finds it directly.
-
-    Why not Ryan-Foster branch-and-price: "differ" branches add conflict
-    constraints to the knapsack, which breaks the level-wise DP and its monotone
-    pruning; the enumeration keeps the pricing a knapsack, lets HiGHS do the
-    branching with its own cuts and heuristics on a set-covering MIP, and gives a
-    bound that improves monotonically with delta even when stopped early.  Its
-    weakness is a large gap with many near-zero-reduced-cost sets; the subset-row
-    cuts shrink the gap first, and ``max_columns`` caps memory (the run then
-    reports the bound reached, with the reason in ``Result.message``).
+Lower bound (valid at every moment)
+    For any duals pi >= 0, sigma >= 0, mu (>= 0 unless the row has an upper bound)
+    and r >= max (pi(S) - pen(S) + B(l)) / tau_l over *all* columns, the scaled
+    duals are feasible for the dual of the full LP, so z_IP >= z_LP >= dual
+    objective / max(1, r) (Farley's bound), certified by our own knapsack DP, not
+    the LP solver's tolerances.  The global bound is the least bound of the open
+    tree nodes; with integer data it is rounded up.
 
 Complexity: per pricing pass O(E n k p) for the E evaluated levels (E << L in
-practice); per enumeration stage O(C n) numpy-vectorised search steps for C output
-columns plus the MIP.  Memory: the (L, n) level table (int16), the DP tables
-(n (k+1) (p+1) floats per level in flight) and the columns (bounded by max_columns).
+practice); per enumeration O(C n) numpy-vectorised search steps for C output
+columns plus a MIP.  Memory: the (L, n) level table (int16), the DP tables and the
+columns (bounded by ``max_columns`` in the enumeration).
 """
 
 from .levels import LevelTable

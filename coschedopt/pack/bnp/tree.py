@@ -1,30 +1,39 @@
-"""Branch-and-price over the level windows of the tasks' packs.
+"""Branch-and-price over pack counts and the level windows of the tasks' packs.
 
 After the root (column generation, pack-count cuts, primal heuristics and a first
 enumeration attempt), the gap left between the covering LP and the incumbent is
-closed by a best-first search.  A node restricts every task i to packs whose level
-l lies in a window [lo_i, hi_i]; its LP is the master with the columns outside the
-windows at upper bound 0, and its pricing is the same level-wise knapsack with the
-tasks outside their window removed at each level (:class:`.pricing.Windows`), so
-the DP, the pruning of levels and the Farley bound all carry over (the pruning
-holds inside each run of levels where no window opens or closes).
+closed by a best-first search.  A node restricts
 
-Branching: the fractional LP spreads tasks over packs of different levels.  Over
-those tasks i and thresholds h between their levels, take the largest
-(LP mass of i at levels <= h) x (mass above h) x (difference of the two parts'
-mean tau): the children get hi_i = h and lo_i = h + 1.  Every schedule lies in
-exactly one child (a column is a set *and* its level; each set keeps its
-cheapest allowed level), so the children's bounds are valid.  Branching on the
-cost structure keeps the pricing a knapsack per level; Ryan-Foster pair branching
-would add conflicts to it (see :mod:`coschedopt.pack.bnp`).
+* pack counts: lo_l <= N(>= l) <= hi_l, rows of the master whose duals give every
+  column at level >= l the same bonus (negative under an upper bound), and
+* level windows: task i may only sit in a column of level l in [lo_i, hi_i]; the
+  master's columns outside are at upper bound 0 and the pricing removes the task
+  from the levels outside its window (:class:`.pricing.Windows`),
+
+so the pricing stays a knapsack per level and its level pruning (inside runs of
+levels where no window opens or closes) and Farley bound hold in every node.
+
+Branching: first on the pack count N(>= l) of the LP point whose fractional part
+is closest to 1/2, weighted by tau_l (children N <= floor | N >= ceil).  The LP of
+the synthetic workloads slides packs of k neighbouring tasks (by size) over many
+fractional offsets; fixing the counts fixes where the packs break, which is what
+makes Workload-II's trees small (tens of nodes).  When every count is integral,
+over the tasks spread over packs of several levels and the thresholds h between
+those levels, take the largest (LP mass of i at levels <= h) x (mass above h) x
+(difference of the two parts' mean tau): the children get hi_i = h | lo_i = h + 1.
+Every schedule, with each pack at its cheapest level, lies in exactly one child
+(its counts are integers, its task levels on one side of h); a child may also
+hold sets raised to a higher level, which only costs more, so its bound remains
+valid for the schedules it must cover.
 
 Each node is first attacked by the reduced-cost enumeration of
-:func:`.solver._enumerate_and_solve` restricted to its windows (every node column
-within the node gap, then a MIP): deep nodes have small gaps and few such
-columns, so most close without further branching.  A node whose LP puts every
-task at a single level but is still fractional (a bin-packing-like residue) is
-closed by the staged enumeration under the column budget; if even that fails its
-bound stays in the global bound, which is then reported as is.
+:func:`.solver._enumerate_and_solve` restricted to its windows and counts (every
+node column within the node gap, then a MIP), once its gap has halved since the
+last failed attempt above it: deep nodes have small gaps and few such columns.  A
+node whose LP has integral counts and every task at a single level but is still
+fractional (a bin-packing-like residue) is closed by the staged enumeration
+under the column budget; if even that fails its bound stays in the global bound,
+which is then reported as is.
 """
 
 from __future__ import annotations
