@@ -41,7 +41,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -208,8 +208,8 @@ def branch(
                 cg = _column_generation(st, master, windows=windows, cutoff=_cutoff(st))
             bound = _round_bound(st, max(node.bound, cg.bound))
             if not cg.converged:
-                if bound < _cutoff(st):  # stopped by the time limit: the node stays open
-                    heapq.heappush(heap, _Node(bound, node.tick, node.lo, node.hi, node.depth))
+                if bound < _cutoff(st):  # stopped by the time limit: the node stays open, as it was
+                    heapq.heappush(heap, replace(node, bound=bound))
                 continue
             if bound >= _cutoff(st):
                 continue
