@@ -182,9 +182,10 @@ def local_search(
                         na = [*rest, j]
                         nb = [t for t in packs[b] if t != j] + [i]
                         old = cost[a] + cost[b]
-                        if price(na) + price(nb) < old - 1e-12 * max(1.0, old):
+                        pa, pb = price(na), price(nb)
+                        if pa + pb < old - 1e-12 * max(1.0, old):
                             packs[a], packs[b] = na, nb
-                            cost[a], cost[b] = price(na), price(nb)
+                            cost[a], cost[b] = pa, pb
                             improved = True
                             break
         keep = [q for q, pk in enumerate(packs) if pk]
@@ -287,6 +288,25 @@ def _cuts_of(master: CoveringMaster, sigma: np.ndarray | None) -> Cuts | None:
     return None if data is None else Cuts(data[0], data[1], master.n)
 
 
+def _price(st: _State, master: CoveringMaster, pi: np.ndarray, sigma: np.ndarray, mu: np.ndarray, dl: Deadline, **kw):
+    """Price columns at duals (pi tasks, sigma subset-row cuts, mu pack-count rows): the
+    pricing result, the cuts and the level bonus it used."""
+    cuts = _cuts_of(master, sigma)
+    bonus = master.bonus(mu, st.table.L)
+    pr = price(
+        st.table,
+        pi,
+        st.inst.max_pack_size,
+        column_threshold=-RC_EPS,
+        deadline=dl,
+        columns_per_level=st.per_level,
+        cuts=cuts,
+        bonus=bonus,
+        **kw,
+    )
+    return pr, cuts, bonus
+
+
 def _column_generation(
     st: _State,
     master: CoveringMaster,
@@ -308,7 +328,7 @@ def _column_generation(
     exactly when the LP is optimal over all columns.  Every priced dual vector gives
     a valid bound (the Farley bound holds for any duals >= 0).
     """
-    table, k = st.table, st.inst.max_pack_size
+    table = st.table
     dl = until or st.deadline
     alpha = st.smoothing
     rounds = st.stats.get("cg_rounds", 0)
@@ -332,20 +352,7 @@ def _column_generation(
         for a, nodes in attempts:
             vec = full_lp if a == 0.0 else a * center + (1.0 - a) * full_lp
             pi, sigma, mu = vec[:n], vec[n : n + nsr], vec[n + nsr :]
-            cuts = _cuts_of(master, sigma)
-            bonus = master.bonus(mu, table.L)
-            pr = price(
-                table,
-                pi,
-                k,
-                column_threshold=-RC_EPS,
-                deadline=dl,
-                columns_per_level=st.per_level,
-                cuts=cuts,
-                cut_nodes=max(nodes, 1),
-                bonus=bonus,
-                windows=windows,
-            )
+            pr, cuts, bonus = _price(st, master, pi, sigma, mu, dl, cut_nodes=max(nodes, 1), windows=windows)
             st.stats["pricing_levels_evaluated"] = st.stats.get("pricing_levels_evaluated", 0) + pr.evaluated
             if not pr.complete:
                 return _CG(bound=node_bound)
@@ -502,7 +509,7 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
     tasks set to 0), with partial pricing.  Stops when the LP is integral; the
     cover found is offered as incumbent and every bound is released.
     """
-    table, k, n = st.table, st.inst.max_pack_size, st.inst.n
+    table, n = st.table, st.inst.n
     dl = until or st.deadline
     fixed: list[int] = []
     covered = np.zeros(n, dtype=bool)
@@ -515,19 +522,7 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
             for _ in range(st.dive_rounds):
                 pi = lp.duals.copy()
                 pi[covered] = 0.0
-                cuts = _cuts_of(master, lp.cut_duals)
-                bonus = master.bonus(lp.level_duals, table.L)
-                pr = price(
-                    table,
-                    pi,
-                    k,
-                    column_threshold=-RC_EPS,
-                    deadline=dl,
-                    columns_per_level=st.per_level,
-                    enough=st.dive_enough,
-                    cuts=cuts,
-                    bonus=bonus,
-                )
+                pr, _, bonus = _price(st, master, pi, lp.cut_duals, lp.level_duals, dl, enough=st.dive_enough)
                 cols = [st.column(tasks, bonus) for _, _, tasks in pr.columns]
                 if not master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols]):
                     break
@@ -577,9 +572,7 @@ def _restricted_mip(
         if s and s not in index:
             index[s] = len(uniq)
             uniq.append(s)
-    levels = [st.column(s, None, windows)[1] for s in uniq] if windows is not None else [
-        st.table.min_level(s) for s in uniq
-    ]
+    levels = [st.column(s, None, windows)[1] for s in uniq]
     costs = [float(st.table.tau[lv]) for lv in levels]
     inc = [index[s] for s in st.best_sets] if windows is None else None
     sol = solve_covering_mip(
@@ -802,7 +795,23 @@ def solve(
     tree: bool = True,
     probe_columns: int = 3000,
 ) -> Result:
-    """The ``branch-and-price`` method (documented in :mod:`coschedopt.pack.bnp`)."""
+    """Exact: set-covering column generation (knapsack pricing per cost level), pack-count
+    cuts, then a branch-and-price tree (on pack counts, then on the tasks' level windows)
+    whose nodes close by reduced-cost column enumeration and a MIP; the algorithm is
+    documented in :mod:`coschedopt.pack.bnp`.
+
+    Options: ``gap`` relative optimality gap to stop at (default 0: proven optimum);
+    ``heuristics`` seed the incumbent with the paper's registered heuristics;
+    ``max_columns`` cap on enumerated columns (memory); ``rmp_time`` seconds for
+    the restricted-master MIP heuristic; ``cut_rounds`` rounds of subset-row cuts
+    (default: 10 when k <= 4, else 0; with cuts the gap is first attacked by the
+    staged enumeration, then by the tree); ``pack_count_cuts`` the rounded
+    pack-count inequalities (default on); ``tree`` branch after the root (default
+    on; off: staged enumeration only); ``probe_columns`` column budget of the
+    enumeration tried over a whole gap at the root and in the nodes (0: never).
+    Returns the best schedule, a certified lower bound and ``TIME_LIMIT`` when
+    ``time_limit`` stops it.
+    """
     if not (isinstance(gap, int | float) and 0 <= gap < 1):
         from ...core import InputError
 
