@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import coschedopt as cs
@@ -361,8 +361,23 @@ def extended_columns(table: LevelTable, k: int, windows, bonus) -> dict[tuple[tu
     return out
 
 
+# found by hypothesis: no task allowed at level 0 while B(0) > tau_0 (the empty set is no
+# column), and the best column at level 5 a task whose dual is 0 (the DP takes no item)
+EMPTY_LEVEL_CASE = PackInstance(
+    np.array(
+        [
+            [11.88210014, 9.81801176, 7.69078126, 7.24590071, 6.11195004, 5.30551434],
+            [82.00641335, 58.33554968, 56.5971981, 51.3055117, 41.06844838, 40.71515505],
+            [68.11242573, 62.46143372, 52.76495499, 50.46475193, 42.59978634, 39.37467596],
+        ]
+    ),
+    1,
+)
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pack_instances(max_n=6, max_p=6, min_n=2), st.integers(0, 2**31 - 1), st.floats(0.0, 0.6))
+@example(EMPTY_LEVEL_CASE, 274, 0.0)
 def test_pricing_and_enumeration_with_windows_and_bonus_are_exact(inst: PackInstance, seed: int, delta: float) -> None:
     from coschedopt.pack.bnp.pricing import Windows
 
@@ -481,3 +496,4 @@ def test_tree_with_count_and_window_branches_matches_enumerate(monkeypatch, coun
         assert kinds["count_branches"] > 0
     else:
         assert kinds["count_branches"] == 0 and kinds["window_branches"] > 0
+

@@ -447,6 +447,27 @@ def price(
         t = float(tau[level])
         bl = float(bon[level])
         t_eff = t - bl
+        if ub0 <= 0.0:
+            # the DP took no task (every allowed dual is ~0): a column is never empty, so the
+            # best one is an allowed task alone, and a level where no task is allowed has
+            # none (with a bonus B(l) > tau_l the empty set would fake a negative reduced cost)
+            ok = table.first_level <= level
+            if windows is not None:
+                ok &= windows.mask(level)
+            allowed = np.flatnonzero(ok)
+            vlo[level] = vhi[level] = 0.0
+            if allowed.size == 0:
+                return
+            i = int(allowed[np.argmax(pi[allowed])])
+            val = max(float(pi[i]), 0.0)
+            if t_eff - val < column_threshold:
+                res.columns.append((t_eff - val, level, np.array([i])))
+            if fixed_threshold is not None and t_eff - val <= fixed_threshold:
+                res.levels_le.append(level)
+            res.min_rc = min(res.min_rc, t_eff - val)
+            res.rc_lb = min(res.rc_lb, t_eff - val)
+            res.ratio_ub = max(res.ratio_ub, (val + bl) / t)
+            return
         if cuts is None:
             lo = hi = ub0
             if t_eff - ub0 < column_threshold:
