@@ -62,6 +62,7 @@ def run_bnp(inst, time_limit: float, seed: int) -> dict:
         "tree_nodes": res.stats.get("tree_nodes"),
         "columns": res.stats.get("columns"),
         "enumerated": res.stats.get("enumerated_columns"),
+        "lns": res.stats.get("lns"),
         "message": res.message,
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import coschedopt as cs
+from coschedopt.core import Deadline
 from coschedopt.pack import PackInstance, min_processors_single_pack, validate_schedule
 from coschedopt.pack.bnp.levels import LevelTable
 from coschedopt.pack.bnp.pricing import (
@@ -497,3 +498,60 @@ def test_tree_with_count_and_window_branches_matches_enumerate(monkeypatch, coun
     else:
         assert kinds["count_branches"] == 0 and kinds["window_branches"] > 0
 
+
+def test_start_schedule_is_the_first_incumbent_and_is_validated() -> None:
+    inst = random_pack_instance(14, 9, 4, seed=7)
+    start = cs.solve(inst, "pack-by-pack-1").schedule
+    res = cs.solve(inst, METHOD, heuristics=False, start=start, time_limit=1e-6)
+    validate_schedule(inst, res.schedule)
+    assert res.objective <= cs.pack.pack_cost(inst, start) + 1e-9
+    broken = cs.pack.PackSchedule(start.packs[1:])  # the first pack's tasks are missing
+    with pytest.raises(cs.InputError, match="not scheduled"):
+        cs.solve(inst, METHOD, start=broken)
+
+
+def test_neighbourhood_search_leaves_every_window_optimal(monkeypatch) -> None:
+    # exhaust the search from the worst start (all singletons): every window of the final
+    # incumbent (consecutive packs by level) is then optimal for its tasks, which the
+    # independent `enumerate` method confirms; the search never loses a task
+    from coschedopt.pack.bnp import lns, solver
+
+    monkeypatch.setattr(lns, "LNS_TASKS", 7)
+    for seed in range(12):
+        inst = random_pack_instance(13 + seed % 4, 6 + seed % 5, 2 + seed % 3, seed=900 + seed)
+        table = LevelTable(inst.times, 1.0)
+        st = solver._State(inst, table, Deadline(None), False, 0.0, seed)
+        st.offer([(i,) for i in range(inst.n)], "singletons", improve=False)
+        nb = lns.Neighbourhoods(st)
+        first = st.ub
+        while nb.step(Deadline(None)):
+            assert sorted(i for s in st.best_sets for i in s) == list(range(inst.n))
+        assert nb.improved > 0 and st.ub < first
+        windows = 0
+        packs = sorted(st.best_sets, key=lambda s: (table.min_level(s), s))
+        for a in range(len(packs) - 1):
+            b, size = a, 0
+            while b < len(packs) and (b - a < 2 or size + len(packs[b]) <= lns.LNS_TASKS):
+                size += len(packs[b])
+                b += 1
+            tasks = sorted(i for s in packs[a:b] for i in s)
+            sub = PackInstance(inst.times[tasks], inst.max_pack_size)
+            cost = sum(float(table.tau[table.min_level(s)]) for s in packs[a:b])
+            assert cost == pytest.approx(cs.solve(sub, "enumerate").objective, rel=1e-9)
+            windows += 1
+        assert windows > 0
+
+
+def test_optimum_with_neighbourhood_search_from_the_start(monkeypatch) -> None:
+    # the search runs from the first second (LNS_AFTER = 0): same optima as `enumerate`
+    from coschedopt.pack.bnp import lns
+
+    monkeypatch.setattr(lns, "LNS_AFTER", 0.0)
+    monkeypatch.setattr(lns, "LNS_TASKS", 8)
+    searched = 0
+    for seed in range(15):
+        inst = random_pack_instance(12 + seed % 4, 7 + seed % 6, 3 + seed % 3, seed=1300 + seed)
+        res = cs.solve(inst, METHOD, probe_columns=0)
+        check_result(inst, res, cs.solve(inst, "enumerate").objective)
+        searched += res.stats.get("lns", {}).get("steps", 0) > 0
+    assert searched >= 5

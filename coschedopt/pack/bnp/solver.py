@@ -9,12 +9,13 @@ import math
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ...core import Deadline, Result, Status, get_method, methods
 from ..instance import PackInstance
-from ..schedule import PackSchedule
+from ..schedule import PackSchedule, validate_schedule
 from .levels import LevelTable
 from .master import CoveringMaster, solve_covering_mip
 from .pricing import Cuts, TooManyColumns, Windows, enumerate_columns, price
@@ -64,6 +65,7 @@ class _State:
     node_level_cuts: list | None = None  # the same, tightened in the current tree node
     node_level_upper: list | None = None  # and their upper bounds there (count branches)
     best_sets: list[tuple[int, ...]] = field(default_factory=list)
+    neighbourhoods: Any = None  # the large neighbourhood search (.lns.Neighbourhoods), if on
     ub: float = math.inf  # scaled
     lb: float = 0.0  # scaled, certified
     stats: dict = field(default_factory=dict)
@@ -794,6 +796,8 @@ def solve(
     pack_count_cuts: bool = True,
     tree: bool = True,
     probe_columns: int = 3000,
+    lns: bool = True,
+    start: PackSchedule | None = None,
 ) -> Result:
     """Exact: set-covering column generation (knapsack pricing per cost level), pack-count
     cuts, then a branch-and-price tree (on pack counts, then on the tasks' level windows)
@@ -808,7 +812,10 @@ def solve(
     staged enumeration, then by the tree); ``pack_count_cuts`` the rounded
     pack-count inequalities (default on); ``tree`` branch after the root (default
     on; off: staged enumeration only); ``probe_columns`` column budget of the
-    enumeration tried over a whole gap at the root and in the nodes (0: never).
+    enumeration tried over a whole gap at the root and in the nodes (0: never);
+    ``lns`` re-solve windows of the incumbent's packs exactly once the run is long
+    (:mod:`.lns`, default on); ``start`` a schedule of this instance to start from
+    (its packs become columns and its cost the first upper bound).
     Returns the best schedule, a certified lower bound and ``TIME_LIMIT`` when
     ``time_limit`` stops it.
     """
@@ -833,7 +840,17 @@ def solve(
     master = CoveringMaster(instance.n)
     # the artificial columns of the pack-count rows cost more than any schedule (all singletons)
     master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
+    if start is not None:
+        validate_schedule(instance, start)
+        sets = [tuple(sorted(i for i, _ in pack)) for pack in start.indices(instance)]
+        cols = [st.column(c) for c in sets]
+        master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols])
+        st.offer(sets, "start", improve=False)
     _seed_incumbent(st, master, heuristics)
+    if lns:
+        from .lns import Neighbourhoods
+
+        st.neighbourhoods = Neighbourhoods(st)
     cg = _CG()
     if not st.closed():
         cg = _column_generation(st, master)
@@ -852,6 +869,8 @@ def solve(
     if not st.closed() and not deadline.expired():
         rem = deadline.remaining()
         _restricted_mip(st, master.sets, min(rmp_time, rem), "restricted master MIP")
+    if st.neighbourhoods is not None:
+        st.neighbourhoods.catch_up()
     if cg.converged and not st.closed() and not deadline.expired():
         # a small gap is closed right away by the plain LP's columns (no cuts needed)
         _enumerate_and_solve(st, cg, max_columns, probe_only=True)

@@ -187,6 +187,10 @@ def branch(
             st.raise_lb(open_lb * (1 - BOUND_SAFETY), "tree")
             if st.closed():
                 break
+            if st.neighbourhoods is not None:
+                st.neighbourhoods.catch_up()
+                if st.closed():
+                    break
             node = heapq.heappop(heap)
             if node.bound >= _cutoff(st):
                 continue
