@@ -206,13 +206,21 @@ def markdown(rows: list, args) -> str:
                 f"{_fmt_pct(statistics.mean(plain) if plain else None, 3)} | "
                 f"{_fmt_pct(statistics.mean(lpg) if lpg else None, 3)} | {statistics.mean(nodes):.0f} |"
             )
-        out += ["", "Per instance:", "", "| k | seed | status | time (s) | cost | certified bound | gap | tree nodes |"]
-        out.append("|---:|---:|---|---:|---:|---:|---:|---:|")
+        out += [
+            "",
+            "Per instance (windows: the large neighbourhood search's re-solved windows / those that improved"
+            " the incumbent / its seconds):",
+            "",
+            "| k | seed | status | time (s) | cost | certified bound | gap | tree nodes | windows |",
+        ]
+        out.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|")
         for r in sorted(ws, key=lambda r: (r["k"], r["seed"])):
             b = r["bnp"]
+            lns = b.get("lns")
+            win = f"{lns['steps']} / {lns['improved']} / {lns['seconds']:.0f} s" if lns else "-"
             out.append(
                 f"| {r['k']} | {r['seed']} | {b['status']} | {b['time']:.1f} | {b['cost']:.6g} | {b['bound']:.6g} | "
-                f"{_fmt_pct(b['gap'] or 0.0, 3)} | {b.get('tree_nodes') or 0} |"
+                f"{_fmt_pct(b['gap'] or 0.0, 3)} | {b.get('tree_nodes') or 0} | {win} |"
             )
         hs = [h for h in HEURISTICS if any(h in r["heuristics"] for r in ws)]
         if hs:
