@@ -14,7 +14,7 @@ incumbent has been.
 This is a primal heuristic only: it never touches the bound.  It runs interleaved
 with the tree once the solve is long (``LNS_AFTER``), within a share of the time
 (``LNS_SHARE``): on Workload-III (260 tasks, p = 32, seed 0, 600 s) it took the
-incumbent from 0.77 % to 0.46 % above the bound at k = 16 and from 0.87 % to 0.68 %
+incumbent from 0.77 % to 0.46 % above the bound at k = 16 and from 0.87 % to 0.67 %
 at k = 32, where diving, the restricted-master MIP and the local searches had stopped.
 """
 
