@@ -527,19 +527,13 @@ def test_neighbourhood_search_leaves_every_window_optimal(monkeypatch) -> None:
         while nb.step(Deadline(None)):
             assert sorted(i for s in st.best_sets for i in s) == list(range(inst.n))
         assert nb.improved > 0 and st.ub < first
-        windows = 0
-        packs = sorted(st.best_sets, key=lambda s: (table.min_level(s), s))
-        for a in range(len(packs) - 1):
-            b, size = a, 0
-            while b < len(packs) and (b - a < 2 or size + len(packs[b]) <= lns.LNS_TASKS):
-                size += len(packs[b])
-                b += 1
-            tasks = sorted(i for s in packs[a:b] for i in s)
-            sub = PackInstance(inst.times[tasks], inst.max_pack_size)
-            cost = sum(float(table.tau[table.min_level(s)]) for s in packs[a:b])
+        assert not nb.windows()  # exhausted
+        windows = nb.all_windows()
+        for packs, key in windows:
+            sub = PackInstance(inst.times[sorted(key)], inst.max_pack_size)
+            cost = sum(float(table.tau[table.min_level(s)]) for s in packs)
             assert cost == pytest.approx(cs.solve(sub, "enumerate").objective, rel=1e-9)
-            windows += 1
-        assert windows > 0
+        assert windows
 
 
 def test_optimum_with_neighbourhood_search_from_the_start(monkeypatch) -> None:

@@ -50,8 +50,8 @@ class Neighbourhoods:
         self.steps = 0
         self.improved = 0
 
-    def windows(self) -> list[tuple[list[tuple[int, ...]], frozenset[int]]]:
-        """(packs, task set) of every untried window of the incumbent."""
+    def all_windows(self) -> list[tuple[list[tuple[int, ...]], frozenset[int]]]:
+        """(packs, task set) of every window of the incumbent."""
         table = self.st.table
         packs = sorted(self.st.best_sets, key=lambda s: (table.min_level(s), s))
         out = []
@@ -60,14 +60,17 @@ class Neighbourhoods:
             while b < len(packs) and (b - a < 2 or size + len(packs[b]) <= LNS_TASKS):
                 size += len(packs[b])
                 b += 1
-            key = frozenset(i for s in packs[a:b] for i in s)
-            if key not in self.tried and size <= 2 * LNS_TASKS:
-                out.append((packs[a:b], key))
+            if size <= 2 * LNS_TASKS:
+                out.append((packs[a:b], frozenset(i for s in packs[a:b] for i in s)))
         return out
+
+    def windows(self) -> list[tuple[list[tuple[int, ...]], frozenset[int]]]:
+        """The windows of the incumbent not tried yet."""
+        return [w for w in self.all_windows() if w[1] not in self.tried]
 
     def step(self, until: Deadline) -> bool:
         """Re-solve one random untried window within ``until``; False when none is left."""
-        from .solver import solve
+        from .solver import allocations, solve
 
         st = self.st
         todo = self.windows()
@@ -78,9 +81,8 @@ class Neighbourhoods:
         tasks = sorted(key)
         local = {i: r for r, i in enumerate(tasks)}
         sub = PackInstance(st.inst.times[tasks], st.inst.max_pack_size, name="window")
-        table = st.table
         start = PackSchedule.from_indices(
-            sub, [[(local[i], int(table.m(table.min_level(s))[i])) for i in s] for s in window]
+            sub, [[(local[i], q) for i, q in pack] for pack in allocations(st.table, window)]
         )
         rem = until.remaining()
         t0 = time.perf_counter()
@@ -96,11 +98,10 @@ class Neighbourhoods:
         self.spent += time.perf_counter() - t0
         self.steps += 1
         new = [tuple(sorted(tasks[r] for r, _ in pack)) for pack in res.schedule.indices(sub)]
-        old = sum(float(table.tau[table.min_level(s)]) for s in window)
-        if sum(float(table.tau[table.min_level(s)]) for s in new) < old * (1 - 1e-12):
-            rest = [s for s in st.best_sets if not key.issuperset(s)]
-            if st.offer(rest + new, f"neighbourhood search ({len(tasks)} tasks, {res.status.value})", improve=False):
-                self.improved += 1
+        rest = [s for s in st.best_sets if not key.issuperset(s)]
+        # offer() keeps the result only when it is strictly cheaper than the incumbent
+        if st.offer(rest + new, f"neighbourhood search ({len(tasks)} tasks, {res.status})", improve=False):
+            self.improved += 1
         return True
 
     def catch_up(self) -> None:

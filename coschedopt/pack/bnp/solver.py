@@ -229,13 +229,25 @@ def _partition(sets: list[tuple[int, ...]], table: LevelTable) -> list[tuple[int
     return out
 
 
-def _schedule(st: _State) -> PackSchedule:
+def allocations(table: LevelTable, sets: list[tuple[int, ...]]) -> list[list[tuple[int, int]]]:
+    """Packs of (task, processors): each set at its cheapest level, each task on its least count there."""
     packs = []
-    for s in st.best_sets:
-        lv = st.table.min_level(s)
-        m = st.table.m(lv)
+    for s in sets:
+        m = table.m(table.min_level(s))
         packs.append([(i, int(m[i])) for i in s])
-    return PackSchedule.from_indices(st.inst, packs)
+    return packs
+
+
+def _schedule(st: _State) -> PackSchedule:
+    return PackSchedule.from_indices(st.inst, allocations(st.table, st.best_sets))
+
+
+def _add_schedule(st: _State, master: CoveringMaster, schedule: PackSchedule, source: str, improve: bool) -> None:
+    """A schedule's packs enter the master as columns and are offered as incumbent."""
+    sets = [tuple(sorted(i for i, _ in pack)) for pack in schedule.indices(st.inst)]
+    cols = [st.column(s) for s in sets]
+    master.add([c[0] for c in cols], [float(st.table.tau[c[1]]) for c in cols], [c[1] for c in cols])
+    st.offer(sets, source, improve=improve)
 
 
 def _seed_incumbent(st: _State, master: CoveringMaster, use_heuristics: bool) -> None:
@@ -261,10 +273,7 @@ def _seed_incumbent(st: _State, master: CoveringMaster, use_heuristics: bool) ->
             continue
         if res.schedule is None:
             continue
-        sets = [tuple(sorted(i for i, _ in pack)) for pack in res.schedule.indices(st.inst)]
-        cols = [st.column(s) for s in sets]
-        master.add([c[0] for c in cols], [float(st.table.tau[c[1]]) for c in cols], [c[1] for c in cols])
-        st.offer(sets, name)
+        _add_schedule(st, master, res.schedule, name, improve=True)
 
 
 @dataclass
@@ -842,10 +851,7 @@ def solve(
     master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
     if start is not None:
         validate_schedule(instance, start)
-        sets = [tuple(sorted(i for i, _ in pack)) for pack in start.indices(instance)]
-        cols = [st.column(c) for c in sets]
-        master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols])
-        st.offer(sets, "start", improve=False)
+        _add_schedule(st, master, start, "start", improve=False)
     _seed_incumbent(st, master, heuristics)
     if lns:
         from .lns import Neighbourhoods
