@@ -67,6 +67,8 @@ RMP_TREE_SHARE = 0.15
 PROBE_SHRINK = 0.5
 #: pack counts N(>= l) whose fractional part is within this of an integer are not branched on
 COUNT_FRACTION = 0.02
+#: seconds between two progress lines of the tree (with ``verbose``)
+LOG_EVERY = 10.0
 
 
 @dataclass(order=True)
@@ -181,12 +183,20 @@ def branch(
     t_tree, rmp_spent = time.perf_counter(), 0.0
     count_branches = window_branches = 0
     deepest = 0
+    last_log = -math.inf
     try:
         while heap and not st.deadline.expired():
             open_lb = min([heap[0].bound, *unresolved])
             st.raise_lb(open_lb * (1 - BOUND_SAFETY), "tree")
             if st.closed():
                 break
+            if st.verbose and time.perf_counter() - last_log >= LOG_EVERY:
+                last_log = time.perf_counter()
+                st.log(
+                    f"tree: {nodes} nodes ({count_branches} count / {window_branches} window branchings), "
+                    f"{len(heap)} open, depth {deepest}, bound {st.lb * table.scale:.6g}, "
+                    f"incumbent {st.ub * table.scale:.6g}, gap {(st.ub - st.lb) / st.ub:.3%}, {len(master.sets)} columns"
+                )
             if st.neighbourhoods is not None:
                 st.neighbourhoods.catch_up()
                 if st.closed():
@@ -267,11 +277,6 @@ def branch(
                 tick += 1
                 heapq.heappush(
                     heap, _Node(bound, tick, lo, hi, node.depth + 1, failed_gap, node.count_lo, node.count_hi)
-                )
-            if st.verbose and nodes % 10 == 0:
-                st.log(
-                    f"tree: {nodes} nodes, {len(heap)} open, depth {deepest}, bound {st.lb * table.scale:.6g}, "
-                    f"incumbent {st.ub * table.scale:.6g}, {len(master.sets)} columns"
                 )
         if not heap and not unresolved and not st.deadline.expired():
             st.raise_lb(st.ub, "tree exhausted")
