@@ -545,7 +545,50 @@ def test_optimum_with_neighbourhood_search_from_the_start(monkeypatch) -> None:
     searched = 0
     for seed in range(15):
         inst = random_pack_instance(12 + seed % 4, 7 + seed % 6, 3 + seed % 3, seed=1300 + seed)
-        res = cs.solve(inst, METHOD, probe_columns=0)
+        res = cs.solve(inst, METHOD, probe_columns=0, lns_workers=0)
         check_result(inst, res, cs.solve(inst, "enumerate").objective)
         searched += res.stats.get("lns", {}).get("steps", 0) > 0
     assert searched >= 5
+
+
+def test_neighbourhood_search_in_a_worker_process(monkeypatch) -> None:
+    # the windows are re-solved in a worker process and applied between polls: the
+    # incumbent stays a partition of the tasks, only improves, and the search runs
+    # until every window of the final incumbent was tried; close() stops the worker
+    import multiprocessing
+
+    from coschedopt.pack.bnp import lns, solver
+
+    monkeypatch.setattr(lns, "LNS_AFTER", 0.0)
+    monkeypatch.setattr(lns, "LNS_TASKS", 7)
+    for seed in range(3):
+        inst = random_pack_instance(14 + seed, 6 + seed, 2 + seed, seed=950 + seed)
+        st = solver._State(inst, LevelTable(inst.times, 1.0), Deadline(None), False, 0.0, seed)
+        st.offer([(i,) for i in range(inst.n)], "singletons", improve=False)
+        first = st.ub
+        nb = lns.Neighbourhoods(st, workers=1)
+        try:
+            nb.catch_up()
+            while nb._queued:
+                nb._queued[0][1].wait(60)
+                nb.catch_up()
+                assert sorted(i for s in st.best_sets for i in s) == list(range(inst.n))
+        finally:
+            nb.close()
+        assert not multiprocessing.active_children()
+        assert not nb.windows() and nb.steps == len(nb.tried)
+        assert nb.improved > 0 and st.ub < first
+        assert st.stats["lns"]["workers"] == 1
+    with pytest.raises(cs.InputError, match="lns_workers"):
+        cs.solve(inst, METHOD, lns_workers=2)
+    # a daemonic process (a bench worker) may not start a worker: it searches in-process
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+
+    def report() -> None:
+        queue.put(lns.Neighbourhoods(st, workers=1).workers)
+
+    child = ctx.Process(target=report, daemon=True)
+    child.start()
+    assert queue.get(timeout=60) == 0
+    child.join()

@@ -6,6 +6,7 @@ method, its lower bounds and why it closes the gap this way.
 from __future__ import annotations
 
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -791,6 +792,53 @@ def _enumerate_and_solve(
     return proven
 
 
+def _phases(
+    st: _State, master: CoveringMaster, max_columns: int, rmp_time: float, pack_count_cuts: bool, tree: bool
+) -> None:
+    """The root (column generation, cuts, primal heuristics, enumeration probe), then
+    the tree or the staged enumeration, until the gap is closed or time is up."""
+    cg = _CG()
+    if not st.closed():
+        cg = _column_generation(st, master)
+        if cg.converged:
+            st.stats["lp_bound_plain"] = st.stats["lp_bound"]
+            if pack_count_cuts:
+                cg = _level_cut_rounds(st, master, cg)
+    st.stats["columns"] = len(master.sets)
+    if not st.closed() and not st.deadline.expired():
+        _dive(st, master)
+    if not st.closed() and not st.deadline.expired():
+        rem = st.deadline.remaining()
+        st.stats["ils_kicks"] = iterated_local_search(
+            st, Deadline(max(1e-3, min(ILS_MAX, ILS_SHARE * rem)) if math.isfinite(rem) else ILS_MAX)
+        )
+    if not st.closed() and not st.deadline.expired():
+        rem = st.deadline.remaining()
+        _restricted_mip(st, master.sets, min(rmp_time, rem), "restricted master MIP")
+    if st.neighbourhoods is not None:
+        st.neighbourhoods.catch_up()
+    if cg.converged and not st.closed() and not st.deadline.expired():
+        # a small gap is closed right away by the plain LP's columns (no cuts needed)
+        _enumerate_and_solve(st, cg, max_columns, probe_only=True)
+    if cg.converged and st.cut_rounds > 0 and not st.closed():
+        cg = _cut_rounds(st, master, cg)
+        st.stats["columns"] = len(master.sets)
+        if master.cuts and not st.closed() and not st.deadline.expired():
+            rem = st.deadline.remaining()
+            _dive(
+                st, master, Deadline(max(1e-3, rem / 4)) if math.isfinite(rem) else None
+            )  # the cut LP is closer to integral
+    if cg.converged and not st.closed() and not st.deadline.expired():
+        # with subset-row cuts the staged enumeration closes small packs' gaps best;
+        # the tree (whose pricing would have to branch on the cuts) comes after it
+        if master.cuts or not tree:
+            _enumerate_and_solve(st, cg, max_columns)
+        if tree and not st.closed() and not st.deadline.expired():
+            from .tree import branch
+
+            branch(st, master, cg, max_columns, rmp_time)
+
+
 def solve(
     instance: PackInstance,
     *,
@@ -806,6 +854,7 @@ def solve(
     tree: bool = True,
     probe_columns: int = 3000,
     lns: bool = True,
+    lns_workers: int | None = None,
     start: PackSchedule | None = None,
 ) -> Result:
     """Exact: set-covering column generation (knapsack pricing per cost level), pack-count
@@ -823,7 +872,9 @@ def solve(
     on; off: staged enumeration only); ``probe_columns`` column budget of the
     enumeration tried over a whole gap at the root and in the nodes (0: never);
     ``lns`` re-solve windows of the incumbent's packs exactly once the run is long
-    (:mod:`.lns`, default on); ``start`` a schedule of this instance to start from
+    (:mod:`.lns`, default on); ``lns_workers`` worker processes for that search
+    (0: between tree nodes in this process, deterministic; default 1 when the
+    machine has two cores or more, else 0); ``start`` a schedule of this instance to start from
     (its packs become columns and its cost the first upper bound).
     Returns the best schedule, a certified lower bound and ``TIME_LIMIT`` when
     ``time_limit`` stops it.
@@ -856,47 +907,18 @@ def solve(
     if lns:
         from .lns import Neighbourhoods
 
-        st.neighbourhoods = Neighbourhoods(st)
-    cg = _CG()
-    if not st.closed():
-        cg = _column_generation(st, master)
-        if cg.converged:
-            st.stats["lp_bound_plain"] = st.stats["lp_bound"]
-            if pack_count_cuts:
-                cg = _level_cut_rounds(st, master, cg)
-    st.stats["columns"] = len(master.sets)
-    if not st.closed() and not deadline.expired():
-        _dive(st, master)
-    if not st.closed() and not deadline.expired():
-        rem = deadline.remaining()
-        st.stats["ils_kicks"] = iterated_local_search(
-            st, Deadline(max(1e-3, min(ILS_MAX, ILS_SHARE * rem)) if math.isfinite(rem) else ILS_MAX)
-        )
-    if not st.closed() and not deadline.expired():
-        rem = deadline.remaining()
-        _restricted_mip(st, master.sets, min(rmp_time, rem), "restricted master MIP")
-    if st.neighbourhoods is not None:
-        st.neighbourhoods.catch_up()
-    if cg.converged and not st.closed() and not deadline.expired():
-        # a small gap is closed right away by the plain LP's columns (no cuts needed)
-        _enumerate_and_solve(st, cg, max_columns, probe_only=True)
-    if cg.converged and st.cut_rounds > 0 and not st.closed():
-        cg = _cut_rounds(st, master, cg)
-        st.stats["columns"] = len(master.sets)
-        if master.cuts and not st.closed() and not deadline.expired():
-            rem = deadline.remaining()
-            _dive(
-                st, master, Deadline(max(1e-3, rem / 4)) if math.isfinite(rem) else None
-            )  # the cut LP is closer to integral
-    if cg.converged and not st.closed() and not deadline.expired():
-        # with subset-row cuts the staged enumeration closes small packs' gaps best;
-        # the tree (whose pricing would have to branch on the cuts) comes after it
-        if master.cuts or not tree:
-            _enumerate_and_solve(st, cg, max_columns)
-        if tree and not st.closed() and not deadline.expired():
-            from .tree import branch
+        if lns_workers is None:
+            lns_workers = 1 if _cores() >= 2 else 0
+        if not (isinstance(lns_workers, int) and 0 <= lns_workers <= 1):
+            from ...core import InputError
 
-            branch(st, master, cg, max_columns, rmp_time)
+            raise InputError(f"lns_workers must be 0 or 1, got {lns_workers!r}", where="lns_workers")
+        st.neighbourhoods = Neighbourhoods(st, lns_workers)
+    try:
+        _phases(st, master, max_columns, rmp_time, pack_count_cuts, tree)
+    finally:
+        if st.neighbourhoods is not None:
+            st.neighbourhoods.close()
     lb = min(st.lb, st.ub) * scale
     ub = st.ub * scale
     closed = st.closed()
@@ -915,6 +937,14 @@ def solve(
         stats=st.stats,
         message=str(st.stats.get("enumeration", "")),
     )
+
+
+def _cores() -> int:
+    """Cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _integral(t: np.ndarray) -> bool:
