@@ -109,7 +109,8 @@ Where it stops (Workload-III, 260 tasks, p = 32: gaps are means over seeds 0-2, 
     processors.  The gap left is spread over every pack boundary; a count
     branching moves a child's LP by 5 to 170 (on 98 400 at k = 16) and a node
     costs 8-15 s (20-40 column-generation rounds, mostly HiGHS re-solves of a
-    5-15k-column master), so 600 s raise the bound by about 0.08 %.  Tried at
+    5-15k-column master), so 600 s raise the bound by about 0.12 % (47-54 nodes
+    at k = 16 with the neighbourhood search in its own process).  Tried at
     k = 16 and left out: branching on the total pack count (the LP is already
     integral in it at no cost: 98372.8 / 98372.9 for N <= 18 / N >= 19), other
     branching rules (bound after 300 s without the search: 98439 with the tau
