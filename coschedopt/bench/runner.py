@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..core import available_cores
 from .cell import now_iso
 from .executors import DaskExecutor, LocalPool
 from .progress import ProgressBar, format_duration
@@ -23,14 +24,6 @@ from .store import ResultStore
 from .suite import Suite, load_suite
 
 FAILED_STATUSES = ("ERROR", "TIME_LIMIT")
-
-
-def default_workers() -> int:
-    """The processors this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 @dataclass
@@ -80,7 +73,7 @@ def run_suite(
     if scheduler or dask_local:
         executor: Any = DaskExecutor(address=scheduler, local_workers=dask_local)
     else:
-        executor = LocalPool(workers or default_workers(), s.worker_modules())
+        executor = LocalPool(workers or available_cores(), s.worker_modules())
     status = "interrupted"
     store: ResultStore | None = None
     run_id: int | None = None

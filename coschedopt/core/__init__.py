@@ -11,6 +11,7 @@ from .io import (
     schedule_from_dict,
     write_json,
 )
+from .machine import available_cores
 from .registry import (
     Family,
     Method,
@@ -37,6 +38,7 @@ __all__ = [
     "MethodRefused",
     "Result",
     "Status",
+    "available_cores",
     "families",
     "family_of",
     "get_family",

@@ -117,10 +117,10 @@ Where it stops (Workload-III, 260 tasks, p = 32: gaps are means over seeds 0-2, 
     weighting, the same with tau^2, 98386 unweighted, 98431 kept away from the
     node's earlier branching levels, 98391 with window branching only),
     subset-row cuts (the first round's column generation had not converged after
-    170 s), pricing every level with a
-    negative reduced cost (59 instead of 152 root rounds but 20k columns: the same
-    node rate), and a level-aggregated MIP relaxation with integer pack counts
-    (HiGHS: bound 97 065 after 120 s, below the LP).
+    170 s), pricing every level with a negative reduced cost (59 instead of 152
+    root rounds but 20k columns: the same node rate), and a level-aggregated MIP
+    relaxation with integer pack counts (HiGHS: bound 97 065 after 120 s, below
+    the LP).
 
 Complexity: per pricing pass O(E n k p) for the E evaluated levels (E << L in
 practice); per enumeration O(C n) numpy-vectorised search steps for C output

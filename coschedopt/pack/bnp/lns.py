@@ -47,7 +47,7 @@ LNS_SUB_TIME = 10.0
 LNS_AFTER = 60.0
 LNS_SHARE = 0.4
 #: windows queued in the worker process at once (results are collected between tree
-#: nodes, 10-30 s apart on Workload-III, while a window takes a few seconds)
+#: nodes, 10-55 s apart on Workload-III, while a window takes a few seconds)
 LNS_QUEUED = 4
 
 

@@ -6,7 +6,6 @@ method, its lower bounds and why it closes the gap this way.
 from __future__ import annotations
 
 import math
-import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -14,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core import Deadline, Result, Status, get_method, methods
+from ...core import Deadline, Result, Status, available_cores, get_method, methods
 from ..instance import PackInstance
 from ..schedule import PackSchedule, validate_schedule
 from .levels import LevelTable
@@ -908,7 +907,7 @@ def solve(
         from .lns import Neighbourhoods
 
         if lns_workers is None:
-            lns_workers = 1 if _cores() >= 2 else 0
+            lns_workers = 1 if available_cores() >= 2 else 0
         if not (isinstance(lns_workers, int) and 0 <= lns_workers <= 1):
             from ...core import InputError
 
@@ -937,14 +936,6 @@ def solve(
         stats=st.stats,
         message=str(st.stats.get("enumeration", "")),
     )
-
-
-def _cores() -> int:
-    """Cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def _integral(t: np.ndarray) -> bool:
