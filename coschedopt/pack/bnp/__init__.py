@@ -90,8 +90,10 @@ Primal heuristics
     and every 25 nodes, at most 15 % of the tree's time), integral node LPs and the
     enumeration MIPs.  Once a run is past a minute, a large neighbourhood search
     (:mod:`.lns`) frees the tasks of a few packs adjacent in cost and re-solves them
-    exactly with this solver: in a worker process while the tree goes on (default
-    with two cores or more), or between tree nodes within 40 % of the time.
+    exactly with this solver: in a worker process on its own copy of the incumbent
+    while the tree goes on, the two exchanging their cheaper covers between
+    column-generation rounds (default with two cores or more), or between tree
+    nodes within 40 % of the time.
 
 Lower bound (valid at every moment)
     For any duals pi >= 0, sigma >= 0, mu (>= 0 unless the row has an upper bound)

@@ -13,10 +13,14 @@ incumbent has been.
 
 This is a primal heuristic only: it never touches the bound.  It starts once the
 solve is long (``LNS_AFTER``).  With a worker process (``workers=1``, the default
-on a machine with two or more cores) the windows are re-solved there while the
-tree goes on in the solver's process: the results are collected between tree
-nodes, and one is applied only if no pack of the incumbent straddles its window
-(the incumbent may have changed meanwhile); which windows are tried then depends
+on a machine with two or more cores) the search runs there on its own copy of the
+incumbent, window after window, while the tree goes on in the solver's process
+(:func:`search_loop`): each cheaper cover it finds is sent to the solver, which
+takes it when it beats its incumbent, and each cheaper incumbent the solver finds
+otherwise is sent to the worker, which continues from it.  The solver collects
+between column-generation rounds, so the worker never waits for a tree node to end
+(before, with windows queued and collected between nodes 10-55 s apart, it was
+busy 18-38 % of the time at Workload-III k = 32); which windows are tried depends
 on timing, so two runs may differ.  Without one (``workers=0``) the windows are
 re-solved between tree nodes within a share of the time (``LNS_SHARE``),
 deterministically.  On Workload-III (260 tasks, p = 32, seed 0, 600 s, in-process)
@@ -29,14 +33,15 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import queue
 import time
-from multiprocessing.pool import AsyncResult
 
 import numpy as np
 
 from ...core import Deadline
 from ..instance import PackInstance
 from ..schedule import PackSchedule
+from .levels import LevelTable
 
 #: most tasks freed at once (a window holds at least two packs)
 LNS_TASKS = 48
@@ -46,9 +51,8 @@ LNS_SUB_TIME = 10.0
 #: LNS_SHARE of the time spent (Workload-II's trees close within about a minute without it)
 LNS_AFTER = 60.0
 LNS_SHARE = 0.4
-#: windows queued in the worker process at once (results are collected between tree
-#: nodes, 10-55 s apart on Workload-III, while a window takes a few seconds)
-LNS_QUEUED = 4
+#: seconds the worker waits for a new incumbent once every window of its own was tried
+LNS_IDLE_WAIT = 1.0
 
 
 def solve_window(
@@ -74,20 +78,25 @@ def solve_window(
 
 
 class Neighbourhoods:
-    """The windows of the incumbent not tried yet, and one exact re-solve per :meth:`step`."""
+    """The windows of the incumbent not tried yet, and one exact re-solve per :meth:`step`
+    (in this process), or the worker process that runs :func:`search_loop`."""
 
-    def __init__(self, st, workers: int = 0) -> None:
+    def __init__(self, st, workers: int = 0, window_tasks: int | None = None) -> None:
         self.st = st
+        self.window_tasks = LNS_TASKS if window_tasks is None else int(window_tasks)
         self.rng = np.random.default_rng(st.seed)
         self.tried: set[frozenset[int]] = set()
         self.spent = 0.0
         self.steps = 0
         self.improved = 0
-        self.stale = 0  # results dropped: the incumbent changed across their window meanwhile
+        self.last = ""  # what the last step re-solved: "<tasks> tasks, <status>"
         # a daemonic process (the bench harness's workers) may not start one: search in-process
         self.workers = 0 if multiprocessing.current_process().daemon else int(workers)
-        self._pool = None
-        self._queued: list[tuple[list[int], AsyncResult]] = []
+        self.exhausted = False  # the worker has tried every window of its incumbent
+        self._proc = None
+        self._inbox = self._outbox = None
+        self._synced = math.inf  # cost of the last cover exchanged with the worker
+        self.worker_cost = math.inf  # cost of the worker's incumbent at its last report
 
     def all_windows(self) -> list[tuple[list[tuple[int, ...]], frozenset[int]]]:
         """(packs, task set) of every window of the incumbent."""
@@ -96,10 +105,10 @@ class Neighbourhoods:
         out = []
         for a in range(len(packs) - 1):
             b, size = a, 0
-            while b < len(packs) and (b - a < 2 or size + len(packs[b]) <= LNS_TASKS):
+            while b < len(packs) and (b - a < 2 or size + len(packs[b]) <= self.window_tasks):
                 size += len(packs[b])
                 b += 1
-            if size <= 2 * LNS_TASKS:
+            if size <= 2 * self.window_tasks:
                 out.append((packs[a:b], frozenset(i for s in packs[a:b] for i in s)))
         return out
 
@@ -107,18 +116,16 @@ class Neighbourhoods:
         """The windows of the incumbent not tried yet."""
         return [w for w in self.all_windows() if w[1] not in self.tried]
 
-    def _next(self, until: Deadline) -> tuple[list[int], tuple] | None:
-        """An untried window of the incumbent, marked tried: its tasks and the arguments
-        of :func:`solve_window`; None when none is left."""
+    def step(self, until: Deadline) -> bool:
+        """Re-solve one random untried window of the incumbent within ``until`` and offer
+        the incumbent with its tasks re-partitioned (kept only if strictly cheaper);
+        False when no window is left."""
         from .solver import allocations
 
         st = self.st
         todo = self.windows()
         if not todo or until.expired():
-            return None
-        busy = frozenset(i for tasks, _ in self._queued for i in tasks)
-        free = [w for w in todo if busy.isdisjoint(w[1])]  # windows queued together should not overlap
-        todo = free or todo
+            return False
         window, key = todo[int(self.rng.integers(len(todo)))]
         self.tried.add(key)
         tasks = sorted(key)
@@ -126,61 +133,61 @@ class Neighbourhoods:
         start = [[(local[i], q) for i, q in pack] for pack in allocations(st.table, window)]
         rem = until.remaining()
         limit = min(LNS_SUB_TIME, rem) if math.isfinite(rem) else LNS_SUB_TIME
-        return tasks, (st.inst.times[tasks], st.inst.max_pack_size, start, limit, st.seed)
-
-    def _apply(self, tasks: list[int], packs: list[list[tuple[int, int]]], status: str, seconds: float) -> None:
-        """Offer the incumbent with the window's tasks re-partitioned as ``packs``, unless
-        a pack of the incumbent now straddles the window (it changed meanwhile)."""
-        st = self.st
+        packs, status, seconds = solve_window(st.inst.times[tasks], st.inst.max_pack_size, start, limit, st.seed)
         self.spent += seconds
         self.steps += 1
-        key = frozenset(tasks)
-        if any(not key.isdisjoint(s) and not key.issuperset(s) for s in st.best_sets):
-            self.stale += 1
-            return
+        self.last = f"{len(tasks)} tasks, {status}"
         new = [tuple(sorted(tasks[r] for r, _ in pack)) for pack in packs]
         rest = [s for s in st.best_sets if not key.issuperset(s)]
         # offer() keeps the result only when it is strictly cheaper than the incumbent
-        if st.offer(rest + new, f"neighbourhood search ({len(tasks)} tasks, {status})", improve=False):
+        if st.offer(rest + new, f"neighbourhood search ({self.last})", improve=False):
             self.improved += 1
-
-    def step(self, until: Deadline) -> bool:
-        """Re-solve one random untried window within ``until`` (in this process); False
-        when none is left."""
-        nxt = self._next(until)
-        if nxt is None:
-            return False
-        tasks, args = nxt
-        self._apply(tasks, *solve_window(*args))
         return True
 
     def _poll(self) -> None:
-        """Apply the windows the worker process has finished; keep ``LNS_QUEUED`` queued."""
+        """Start the worker process, take its cheaper covers, send it our cheaper incumbents."""
         st = self.st
-        while self._queued and self._queued[0][1].ready():
-            tasks, job = self._queued.pop(0)
-            self._apply(tasks, *job.get())
-        while len(self._queued) < LNS_QUEUED and not st.closed():
-            nxt = self._next(st.deadline)
-            if nxt is None:
+        if self._proc is None:
+            ctx = multiprocessing.get_context("spawn")  # not fork: the solver's process holds HiGHS threads
+            self._inbox, self._outbox = ctx.Queue(), ctx.Queue()
+            rem = st.deadline.remaining()
+            seconds = rem if math.isfinite(rem) else None
+            args = (st.inst.times, st.inst.max_pack_size, st.table.scale, list(st.best_sets), st.seed, seconds)
+            args += (self.window_tasks, self._inbox, self._outbox)
+            self._proc = ctx.Process(target=search_loop, args=args, daemon=True)
+            self._proc.start()
+            self._synced = st.ub
+            return
+        while True:
+            try:
+                sets, cost, steps, spent, exhausted, last = self._outbox.get_nowait()
+            except queue.Empty:
                 break
-            if self._pool is None:
-                # spawn, not fork: the solver's process holds HiGHS threads
-                self._pool = multiprocessing.get_context("spawn").Pool(self.workers)
-            tasks, args = nxt
-            self._queued.append((tasks, self._pool.apply_async(solve_window, args)))
+            self.steps, self.spent, self.last, self.worker_cost = steps, spent, last, cost
+            if sets is not None and st.offer(sets, f"neighbourhood search ({last})", improve=False):
+                self.improved += 1
+                self._synced = st.ub
+            # (a report sent before the worker read our latest incumbent is not about it)
+            self.exhausted = exhausted and cost <= st.ub + 1e-12 * max(1.0, st.ub)
+        if st.ub < self._synced - 1e-12 * max(1.0, st.ub):
+            # found here (tree, MIP, ...): the worker continues from it
+            self._inbox.put(list(st.best_sets))
+            self._synced = st.ub
 
     def close(self) -> None:
-        """Stop the worker process (windows still queued are dropped)."""
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
-        self._queued.clear()
+        """Stop the worker process (what it has not reported yet is dropped)."""
+        if self._proc is not None:
+            self._proc.terminate()
+            self._proc.join()
+            for q in (self._inbox, self._outbox):
+                q.cancel_join_thread()
+                q.close()
+            self._proc = None
 
     def catch_up(self) -> None:
-        """With a worker process: apply its finished windows and queue more; without:
-        steps while the search is behind its share of the solver's time (``LNS_SHARE``)."""
+        """With a worker process: exchange incumbents with it (cheap: called between
+        column-generation rounds); without: steps while the search is behind its share
+        of the solver's time (``LNS_SHARE``)."""
         st = self.st
         if self.workers > 0:
             if time.perf_counter() - st.t0 >= LNS_AFTER and not st.deadline.expired():
@@ -195,5 +202,53 @@ class Neighbourhoods:
             "improved": self.improved,
             "seconds": round(self.spent, 3),
             "workers": self.workers,
-            "stale": self.stale,
         }
+
+
+def search_loop(
+    times: np.ndarray,
+    k: int,
+    scale: float,
+    sets: list[tuple[int, ...]],
+    seed: int,
+    seconds: float | None,
+    window_tasks: int,
+    inbox,
+    outbox,
+) -> None:
+    """The worker process: :meth:`Neighbourhoods.step` on its own incumbent (the cover
+    ``sets`` of the instance ``times``, ``k``; costs divided by ``scale``) for
+    ``seconds`` (None: until stopped), windows of up to ``window_tasks`` tasks.  After each step it puts (its cover if the step
+    made it cheaper else None, its cost, steps, seconds spent, exhausted, last step)
+    on ``outbox``; a cheaper cover read from ``inbox`` replaces
+    its incumbent.  Once every window was tried it waits for one."""
+    from .solver import _integral, _State
+
+    inst = PackInstance(times, k, name="neighbourhoods")
+    until = Deadline(seconds)
+    table = LevelTable(times, scale)
+    st = _State(inst, table, until, False, 0.0, seed, _integral(times))
+    st.offer(sets, "solver", improve=False)
+    nb = Neighbourhoods(st, 0, window_tasks)
+    idle = False
+    while not until.expired():
+        news = []
+        try:
+            if idle:
+                news.append(inbox.get(timeout=min(LNS_IDLE_WAIT, until.remaining())))
+            while True:
+                news.append(inbox.get_nowait())
+        except queue.Empty:
+            pass
+        for new in news:
+            if st.offer(new, "solver", improve=False):
+                idle = False
+        if idle:
+            continue
+        before = st.ub
+        if not nb.step(until):
+            idle = True
+            outbox.put((None, st.ub, nb.steps, nb.spent, True, nb.last))
+            continue
+        better = list(st.best_sets) if st.ub < before else None
+        outbox.put((better, st.ub, nb.steps, nb.spent, False, nb.last))
