@@ -551,34 +551,57 @@ def test_optimum_with_neighbourhood_search_from_the_start(monkeypatch) -> None:
     assert searched >= 5
 
 
+def _poll_worker(nb, done, patience: float = 120.0) -> None:
+    """Exchange incumbents with the worker until ``done(nb)``; the incumbent stays a partition."""
+    import time
+
+    until = Deadline(patience)
+    while not done(nb) and not until.expired():
+        time.sleep(0.02)
+        nb.catch_up()
+        assert sorted(i for s in nb.st.best_sets for i in s) == list(range(nb.st.inst.n))
+
+
 def test_neighbourhood_search_in_a_worker_process(monkeypatch) -> None:
-    # the windows are re-solved in a worker process and applied between polls: the
-    # incumbent stays a partition of the tasks, only improves, and the search runs
-    # until every window of the final incumbent was tried; close() stops the worker
+    # the worker process searches from the solver's incumbent and the solver takes its
+    # cheaper covers: the incumbent stays a partition of the tasks, and once the worker
+    # has tried every window, each window of the final incumbent is optimal for its
+    # tasks (the independent `enumerate` method).  A cheaper cover found by the solver
+    # afterwards (here the optimum) is sent to the worker, which continues from it.
+    # close() stops the worker.
     import multiprocessing
 
     from coschedopt.pack.bnp import lns, solver
 
     monkeypatch.setattr(lns, "LNS_AFTER", 0.0)
-    monkeypatch.setattr(lns, "LNS_TASKS", 7)
-    for seed in range(3):
-        inst = random_pack_instance(14 + seed, 6 + seed, 2 + seed, seed=950 + seed)
-        st = solver._State(inst, LevelTable(inst.times, 1.0), Deadline(None), False, 0.0, seed)
+    monkeypatch.setattr(lns, "LNS_TASKS", 7)  # handed to the worker (another process)
+    sent = 0
+    for seed in range(6):
+        inst = random_pack_instance(14 + seed % 3, 6 + seed % 3, 2 + seed % 3, seed=950 + seed)
+        table = LevelTable(inst.times, 1.0)
+        st = solver._State(inst, table, Deadline(None), False, 0.0, seed)
         st.offer([(i,) for i in range(inst.n)], "singletons", improve=False)
         first = st.ub
         nb = lns.Neighbourhoods(st, workers=1)
         try:
-            nb.catch_up()
-            while nb._queued:
-                nb._queued[0][1].wait(60)
-                nb.catch_up()
-                assert sorted(i for s in st.best_sets for i in s) == list(range(inst.n))
+            nb.catch_up()  # starts the worker from the singletons
+            _poll_worker(nb, lambda nb: nb.exhausted)
+            assert nb.exhausted and nb.steps > 0 and nb.improved > 0 and st.ub < first
+            assert nb.worker_cost == pytest.approx(st.ub, rel=1e-12)
+            for packs, key in nb.all_windows():
+                sub = PackInstance(inst.times[sorted(key)], inst.max_pack_size)
+                cost = sum(float(table.tau[table.min_level(s)]) for s in packs)
+                assert cost == pytest.approx(cs.solve(sub, "enumerate").objective, rel=1e-9)
+            best = cs.solve(inst, "enumerate").schedule
+            if st.offer([tuple(sorted(i for i, _ in pack)) for pack in best.indices(inst)], "optimum", False):
+                sent += 1
+                _poll_worker(nb, lambda nb: nb.worker_cost <= nb.st.ub * (1 + 1e-12))
+                assert nb.worker_cost == pytest.approx(st.ub, rel=1e-12)
         finally:
             nb.close()
         assert not multiprocessing.active_children()
-        assert not nb.windows() and nb.steps == len(nb.tried)
-        assert nb.improved > 0 and st.ub < first
         assert st.stats["lns"]["workers"] == 1
+    assert sent >= 1  # the windows did not always reach the optimum: the transfer was tested
     with pytest.raises(cs.InputError, match="lns_workers"):
         cs.solve(inst, METHOD, lns_workers=2)
     # a daemonic process (a bench worker) may not start a worker: it searches in-process
@@ -592,3 +615,41 @@ def test_neighbourhood_search_in_a_worker_process(monkeypatch) -> None:
     child.start()
     assert queue.get(timeout=60) == 0
     child.join()
+
+
+def test_strong_count_branching_picks_a_fractional_count_and_restores_the_rows() -> None:
+    # the chosen (level, N) is a fractional pack count of the LP point, and the node's
+    # rows (bounds of every pack-count row) and LP are as before
+    from coschedopt.pack.bnp import solver, tree
+    from coschedopt.pack.bnp.master import CoveringMaster
+
+    branched = 0
+    for seed in range(8):
+        inst = random_pack_instance(24, 10, 4, seed=1700 + seed)
+        table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
+        st = solver._State(inst, table, Deadline(None), False, 0.0, seed)
+        master = CoveringMaster(inst.n)
+        master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
+        solver._seed_incumbent(st, master, True)
+        cg = solver._level_cut_rounds(st, master, solver._column_generation(st, master))
+        levels, counts = master.level_counts(cg.x)
+        need = {lv: rhs for lv, rhs in master.level_cuts}
+        before = (list(master.level_cuts), list(master.level_upper))
+        choice = tree._count_branch(st, master, cg.x, cg.lp, need, {})
+        # the rows added for the candidates' levels are left free (0 <= N <= inf)
+        nb = len(before[0])
+        assert (master.level_cuts[:nb], master.level_upper[:nb]) == before
+        assert all(rhs == 0 for _, rhs in master.level_cuts[nb:]) and all(
+            math.isinf(u) for u in master.level_upper[nb:]
+        )
+        frac = counts - np.floor(counts)
+        fractional = {int(lv): float(c) for lv, c, f in zip(levels, counts, frac, strict=True) if 0.02 < f < 0.98}
+        if choice is None:
+            assert not fractional
+            continue
+        branched += 1
+        level, value = choice
+        assert fractional.get(level) == pytest.approx(value)
+        lp = master.solve(Deadline(None))  # the master is back to the node's LP
+        assert lp.objective == pytest.approx(cg.lp, rel=1e-9)
+    assert branched >= 3
