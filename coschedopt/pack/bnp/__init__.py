@@ -108,21 +108,27 @@ Where it stops (Workload-III, 260 tasks, p = 32: gaps are means over seeds 0-2, 
     the best cost) and the tree reaches <= 0.1 % within 10 minutes.  At k = 16 and
     32 they change nothing (0.74 % -> 0.73 %): packs are full in processors (16
     tasks x 2), so hardly any task is too long for a level even on all 32
-    processors.  The gap left is spread over every pack boundary; a count
-    branching moves a child's LP by 5 to 170 (on 98 400 at k = 16) and a node
-    costs 8-15 s (20-40 column-generation rounds, mostly HiGHS re-solves of a
-    5-15k-column master), so 600 s raise the bound by about 0.12 % (47-54 nodes
-    at k = 16 with the neighbourhood search in its own process).  Tried at
-    k = 16 and left out: branching on the total pack count (the LP is already
-    integral in it at no cost: 98372.8 / 98372.9 for N <= 18 / N >= 19), other
-    branching rules (bound after 300 s without the search: 98439 with the tau
-    weighting, the same with tau^2, 98386 unweighted, 98431 kept away from the
-    node's earlier branching levels, 98391 with window branching only),
-    subset-row cuts (the first round's column generation had not converged after
-    170 s), pricing every level with a negative reduced cost (59 instead of 152
-    root rounds but 20k columns: the same node rate), and a level-aggregated MIP
-    relaxation with integer pack counts (HiGHS: bound 97 065 after 120 s, below
-    the LP).
+    processors.  The gap left is spread over every pack boundary: with the best
+    schedule's whole pack-count profile fixed (k = 16, seed 0) the LP equals its
+    cost, 98 862; with the levels of its 3, 6 and 10 most costly packs fixed it
+    rises from 98 373 to 98 383, 98 599 and 98 785.  So the LP of a profile is
+    tight and the tree has to find the profile: a count branching moves a child's
+    LP by 5 to 170 and a node costs 8-25 s (20-40 column-generation rounds; in a
+    240 s profile at k = 16 the pricing DP took 124 s and HiGHS 67 s), so 600 s
+    raise the bound by about 0.1-0.2 %.  Strong branching on the counts, partial
+    pricing in the nodes (:mod:`.tree`) and a worker search that no longer waits
+    for the tree (:mod:`.lns`) left the mean gaps where they were (k = 16: 0.44 %
+    against 0.46 %; k = 32: 0.92 % against 0.93 %; single seeds moved by up to
+    0.24 % either way).  Tried at k = 16 and left out: branching on the total
+    pack count (the LP is already integral in it at no cost: 98372.8 / 98372.9
+    for N <= 18 / N >= 19), other branching rules (bound after 300 s without the
+    search: 98439 with the tau weighting, the same with tau^2, 98386 unweighted,
+    98431 kept away from the node's earlier branching levels, 98391 with window
+    branching only), subset-row cuts (the first round's column generation had not
+    converged after 170 s), pricing every level with a negative reduced cost (59
+    instead of 152 root rounds but 20k columns: the same node rate), and a
+    level-aggregated MIP relaxation with integer pack counts (HiGHS: bound 97 065
+    after 120 s, below the LP).
 
 Complexity: per pricing pass O(E n k p) for the E evaluated levels (E << L in
 practice); per enumeration O(C n) numpy-vectorised search steps for C output

@@ -891,7 +891,8 @@ def solve(
     ``lns`` re-solve windows of the incumbent's packs exactly once the run is long
     (:mod:`.lns`, default on); ``lns_workers`` worker processes for that search
     (0: between tree nodes in this process, deterministic; default 1 when the
-    machine has two cores or more, else 0); ``start`` a schedule of this instance to start from
+    machine has two cores or more, else 0; the worker is started by spawn, so a
+    script calling this at top level needs the ``if __name__ == "__main__":`` guard); ``start`` a schedule of this instance to start from
     (its packs become columns and its cost the first upper bound).
     Returns the best schedule, a certified lower bound and ``TIME_LIMIT`` when
     ``time_limit`` stops it.

@@ -22,13 +22,11 @@ increases wins (the product rule of Achterberg, Koch and Martin, "Branching rule
 revisited", 2005).  The LP of the synthetic workloads slides packs of k
 neighbouring tasks (by size) over many fractional offsets; fixing the counts fixes
 where the packs break, which is what makes Workload-II's trees small (tens of
-nodes).  With the incumbent's whole count profile fixed, the LP of Workload-III
-(k = 16, seed 0) is integral and equal to it; with its 3, 6 and 10 most costly
-packs' levels fixed it rises from 98 373 to 98 383, 98 599 and 98 785: the gap
-is spread over every pack boundary, hence the need to choose the counts well.
-When every count is integral, over the tasks spread over packs of several levels
-and the thresholds h between those levels, take the largest (LP mass of i at
-levels <= h) x (mass above h) x (difference of the two parts' mean tau): the
+nodes).  At Workload-III's k >= 16 the gap is spread over every pack boundary
+(the package docstring, "Where it stops"), hence the need to choose the counts
+well.  When every count is integral, over the tasks spread over packs of several
+levels and the thresholds h between those levels, take the largest (LP mass of i
+at levels <= h) x (mass above h) x (difference of the two parts' mean tau): the
 children get hi_i = h | lo_i = h + 1.
 Every schedule, with each pack at its cheapest level, lies in exactly one child
 (its counts are integers, its task levels on one side of h); a child may also
@@ -79,7 +77,8 @@ PROBE_SHRINK = 0.5
 COUNT_FRACTION = 0.02
 #: strong branching on pack counts: candidates whose two children are re-solved on the
 #: restricted master (Workload-III k = 16, seed 0, 400 s without the neighbourhood
-#: search: bound 98552 after 14 nodes with 5 candidates, 98474 after 35 nodes with none)
+#: search: bound 98552 after 14 nodes with 5 candidates, 98495 with 3, 98535 with 10, 98474 after
+#: 35 nodes with none; in the full 600 s runs, with the search, the bounds moved by -113..+89)
 STRONG_CANDIDATES = 5
 #: time box of one such re-solve (seconds)
 STRONG_LP_TIME = 5.0
