@@ -653,3 +653,42 @@ def test_strong_count_branching_picks_a_fractional_count_and_restores_the_rows()
         lp = master.solve(Deadline(None))  # the master is back to the node's LP
         assert lp.objective == pytest.approx(cg.lp, rel=1e-9)
     assert branched >= 3
+
+
+def test_neighbourhood_search_gives_unproven_windows_more_time(monkeypatch) -> None:
+    # a window stopped by its time box is re-solved, once every window was tried, with
+    # twice that box (10, 20, 40, 80 s here), and never beyond LNS_MAX_SUB_TIME; a
+    # proven window is not re-solved.  The re-solve is faked (the packs come back as they
+    # went, with the status asked for) to record the time boxes.
+    from coschedopt.pack.bnp import lns, solver
+
+    monkeypatch.setattr(lns, "LNS_TASKS", 7)
+    boxes: list[tuple[frozenset, float]] = []
+    proven: set[frozenset] = set()
+
+    def fake(times, k, start, time_limit, seed):
+        key = frozenset(map(tuple, times.tolist()))
+        boxes.append((key, time_limit))
+        return start, "OPTIMAL" if key in proven else "TIME_LIMIT", 0.0
+
+    monkeypatch.setattr(lns, "solve_window", fake)
+    inst = random_pack_instance(16, 6, 3, seed=1800)
+    table = LevelTable(inst.times, 1.0)
+    st = solver._State(inst, table, Deadline(None), False, 0.0, 0)
+    st.offer([tuple(range(r, min(r + 3, inst.n))) for r in range(0, inst.n, 3)], "threes", improve=False)
+    nb = lns.Neighbourhoods(st)
+    windows = nb.all_windows()
+    assert len(windows) >= 3
+    proven.add(frozenset(map(tuple, inst.times[sorted(windows[0][1])].tolist())))
+    while nb.step(Deadline(None)):
+        pass
+    per_window: dict[frozenset, list[float]] = {}
+    for key, box in boxes:
+        per_window.setdefault(key, []).append(box)
+    assert len(per_window) == len(windows)
+    for key, seq in per_window.items():
+        assert seq == ([lns.LNS_SUB_TIME] if key in proven else [10.0, 20.0, 40.0, 80.0])
+    # first every window once, then the retries, shortest box first
+    firsts = [box for _, box in boxes[: len(windows)]]
+    assert firsts == [lns.LNS_SUB_TIME] * len(windows)
+    assert [box for _, box in boxes[len(windows) :]] == sorted(box for _, box in boxes[len(windows) :])

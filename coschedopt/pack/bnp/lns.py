@@ -8,8 +8,9 @@ cheaper cover proven optimal for those tasks (or the best found in its time box)
 Packs of neighbouring levels are the ones that trade tasks in an optimal schedule:
 the local search of :func:`.solver.local_search` moves one or two tasks at a time,
 a window re-partitions tens of them at once.  Windows already solved (by their task
-set) are not tried again; the search is exhausted when every window of the
-incumbent has been.
+set) are not tried again; once every window of the incumbent has been, those
+stopped by their time box are re-solved with twice the box (up to
+``LNS_MAX_SUB_TIME``), and then the search is exhausted.
 
 This is a primal heuristic only: it never touches the bound.  It starts once the
 solve is long (``LNS_AFTER``).  With a worker process (``workers=1``, the default
@@ -45,8 +46,10 @@ from .levels import LevelTable
 
 #: most tasks freed at once (a window holds at least two packs)
 LNS_TASKS = 48
-#: time box of one sub-problem (seconds)
+#: time box of one sub-problem (seconds); once every window was tried, those stopped by
+#: their time box are re-solved with twice that box, up to LNS_MAX_SUB_TIME
 LNS_SUB_TIME = 10.0
+LNS_MAX_SUB_TIME = 80.0
 #: the search starts once the solver has run LNS_AFTER seconds and then takes at most
 #: LNS_SHARE of the time spent (Workload-II's trees close within about a minute without it)
 LNS_AFTER = 60.0
@@ -86,6 +89,7 @@ class Neighbourhoods:
         self.window_tasks = LNS_TASKS if window_tasks is None else int(window_tasks)
         self.rng = np.random.default_rng(st.seed)
         self.tried: set[frozenset[int]] = set()
+        self.unproven: dict[frozenset[int], float] = {}  # window -> time box that stopped it
         self.spent = 0.0
         self.steps = 0
         self.improved = 0
@@ -123,7 +127,13 @@ class Neighbourhoods:
         from .solver import allocations
 
         st = self.st
-        todo = self.windows()
+        todo, box = self.windows(), LNS_SUB_TIME
+        if not todo:  # every window tried: give the unproven ones more time, shortest box first
+            boxes = [(self.unproven.get(w[1], math.inf), r) for r, w in enumerate(self.all_windows())]
+            boxes = [(b, r) for b, r in boxes if 2 * b <= LNS_MAX_SUB_TIME]
+            if boxes:
+                b, r = min(boxes)
+                todo, box = [self.all_windows()[r]], 2 * b
         if not todo or until.expired():
             return False
         window, key = todo[int(self.rng.integers(len(todo)))]
@@ -132,8 +142,12 @@ class Neighbourhoods:
         local = {i: r for r, i in enumerate(tasks)}
         start = [[(local[i], q) for i, q in pack] for pack in allocations(st.table, window)]
         rem = until.remaining()
-        limit = min(LNS_SUB_TIME, rem) if math.isfinite(rem) else LNS_SUB_TIME
+        limit = min(box, rem) if math.isfinite(rem) else box
         packs, status, seconds = solve_window(st.inst.times[tasks], st.inst.max_pack_size, start, limit, st.seed)
+        if status == "TIME_LIMIT" and limit >= box:
+            self.unproven[key] = box
+        else:
+            self.unproven.pop(key, None)
         self.spent += seconds
         self.steps += 1
         self.last = f"{len(tasks)} tasks, {status}"
