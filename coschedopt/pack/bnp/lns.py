@@ -127,13 +127,14 @@ class Neighbourhoods:
         from .solver import allocations
 
         st = self.st
-        todo, box = self.windows(), LNS_SUB_TIME
+        every = self.all_windows()
+        todo, box = [w for w in every if w[1] not in self.tried], LNS_SUB_TIME
         if not todo:  # every window tried: give the unproven ones more time, shortest box first
-            boxes = [(self.unproven.get(w[1], math.inf), r) for r, w in enumerate(self.all_windows())]
+            boxes = [(self.unproven.get(w[1], math.inf), r) for r, w in enumerate(every)]
             boxes = [(b, r) for b, r in boxes if 2 * b <= LNS_MAX_SUB_TIME]
             if boxes:
                 b, r = min(boxes)
-                todo, box = [self.all_windows()[r]], 2 * b
+                todo, box = [every[r]], 2 * b
         if not todo or until.expired():
             return False
         window, key = todo[int(self.rng.integers(len(todo)))]
@@ -232,10 +233,11 @@ def search_loop(
 ) -> None:
     """The worker process: :meth:`Neighbourhoods.step` on its own incumbent (the cover
     ``sets`` of the instance ``times``, ``k``; costs divided by ``scale``) for
-    ``seconds`` (None: until stopped), windows of up to ``window_tasks`` tasks.  After each step it puts (its cover if the step
-    made it cheaper else None, its cost, steps, seconds spent, exhausted, last step)
-    on ``outbox``; a cheaper cover read from ``inbox`` replaces
-    its incumbent.  Once every window was tried it waits for one."""
+    ``seconds`` (None: until stopped), windows of up to ``window_tasks`` tasks.
+    After each step it puts (its cover if the step made it cheaper else None, its
+    cost, steps, seconds spent, exhausted, last step) on ``outbox``; a cheaper cover
+    read from ``inbox`` replaces its incumbent.  Once the search is exhausted it
+    waits for one."""
     from .solver import _integral, _State
 
     inst = PackInstance(times, k, name="neighbourhoods")

@@ -246,11 +246,15 @@ def _schedule(st: _State) -> PackSchedule:
     return PackSchedule.from_indices(st.inst, allocations(st.table, st.best_sets))
 
 
+def _add_columns(st: _State, master: CoveringMaster, cols: list[tuple[tuple[int, ...], int]]) -> int:
+    """Add (task set, level) columns to the master at cost tau_level; how many were new."""
+    return master.add([c[0] for c in cols], [float(st.table.tau[c[1]]) for c in cols], [c[1] for c in cols])
+
+
 def _add_schedule(st: _State, master: CoveringMaster, schedule: PackSchedule, source: str, improve: bool) -> None:
     """A schedule's packs enter the master as columns and are offered as incumbent."""
     sets = [tuple(sorted(i for i, _ in pack)) for pack in schedule.indices(st.inst)]
-    cols = [st.column(s) for s in sets]
-    master.add([c[0] for c in cols], [float(st.table.tau[c[1]]) for c in cols], [c[1] for c in cols])
+    _add_columns(st, master, [st.column(s) for s in sets])
     st.offer(sets, source, improve=improve)
 
 
@@ -379,7 +383,7 @@ def _column_generation(
             if not pr.complete and partial and not dl.expired():
                 # stopped once it had enough columns (no bound then): add them, or price fully
                 cols = [st.column(tasks, bonus, windows) for _, _, tasks in pr.columns]
-                added = master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols])
+                added = _add_columns(st, master, cols)
                 if added:
                     break
                 continue
@@ -409,7 +413,7 @@ def _column_generation(
                     + (lp_cuts.penalty(c[0]) if lp_cuts is not None else 0.0)
                     < -RC_EPS
                 ]
-            added = master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols])
+            added = _add_columns(st, master, cols)
             if added or (a == 0.0 and not master.cuts):
                 break  # (nothing prices out at the LP duals themselves: the LP is optimal)
         now = time.perf_counter() - st.t0
@@ -538,7 +542,7 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
     tasks set to 0), with partial pricing.  Stops when the LP is integral; the
     cover found is offered as incumbent and every bound is released.
     """
-    table, n = st.table, st.inst.n
+    n = st.inst.n
     dl = until or st.deadline
     fixed: list[int] = []
     covered = np.zeros(n, dtype=bool)
@@ -553,7 +557,7 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
                 pi[covered] = 0.0
                 pr, _, bonus = _price(st, master, pi, lp.cut_duals, lp.level_duals, dl, enough=st.dive_enough)
                 cols = [st.column(tasks, bonus) for _, _, tasks in pr.columns]
-                if not master.add([c[0] for c in cols], [float(table.tau[c[1]]) for c in cols], [c[1] for c in cols]):
+                if not _add_columns(st, master, cols):
                     break
                 lp = master.solve(dl)
                 if lp is None:
@@ -892,8 +896,9 @@ def solve(
     (:mod:`.lns`, default on); ``lns_workers`` worker processes for that search
     (0: between tree nodes in this process, deterministic; default 1 when the
     machine has two cores or more, else 0; the worker is started by spawn, so a
-    script calling this at top level needs the ``if __name__ == "__main__":`` guard); ``start`` a schedule of this instance to start from
-    (its packs become columns and its cost the first upper bound).
+    script calling this at top level needs the ``if __name__ == "__main__":``
+    guard); ``start`` a schedule of this instance to start from (its packs become
+    columns and its cost the first upper bound).
     Returns the best schedule, a certified lower bound and ``TIME_LIMIT`` when
     ``time_limit`` stops it.
     """
