@@ -692,3 +692,48 @@ def test_neighbourhood_search_gives_unproven_windows_more_time(monkeypatch) -> N
     firsts = [box for _, box in boxes[: len(windows)]]
     assert firsts == [lns.LNS_SUB_TIME] * len(windows)
     assert [box for _, box in boxes[len(windows) :]] == sorted(box for _, box in boxes[len(windows) :])
+
+
+def test_node_pack_count_rows_enter_only_when_violated() -> None:
+    # a tree node adds its valid pack-count bounds as master rows lazily (each row is
+    # dense); its converged LP must equal the LP with every one of them as a row, and
+    # satisfy them all
+    from coschedopt.pack.bnp import solver, tree
+    from coschedopt.pack.bnp.master import CoveringMaster
+    from coschedopt.pack.bnp.pricing import Windows
+
+    fewer = 0
+    for seed in range(10):
+        inst = random_pack_instance(20, 8, 3 + seed % 3, seed=1900 + seed)
+        table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
+        rng = np.random.default_rng(seed)
+        lo = table.first_level.astype(np.int64).copy()
+        hi = np.full(inst.n, table.L - 1, dtype=np.int64)
+        raised = rng.choice(inst.n, 5, replace=False)
+        lo[raised] = np.maximum(lo[raised], rng.integers(0, table.L, 5))
+        valid = solver.pack_count_bounds(table, inst.max_pack_size, lo, hi)
+        lps, rows = [], []
+        for lazy in (True, False):
+            st = solver._State(inst, table, Deadline(None), False, 0.0, seed)
+            master = CoveringMaster(inst.n)
+            master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
+            solver._seed_incumbent(st, master, True)
+            st.ub = math.inf  # no pruning by the incumbent: both LPs run to the end
+            tree._add_singletons(st, master, lo, hi)
+            master.restrict(lo, hi, np.arange(inst.n))
+            windows = Windows(lo, hi)
+            if lazy:
+                cg = tree._node_lp(st, master, windows, {}, dict(valid), {})
+            else:
+                master.set_level_rhs(dict(valid))
+                cg = solver._column_generation(st, master, windows=windows)
+            assert cg.converged
+            lv = np.asarray(master.levels)[: cg.x.size]
+            for level, rhs in valid.items():
+                assert cg.x[lv >= level].sum() >= rhs - 1e-6
+            lps.append(cg.lp)
+            rows.append(len(master.level_cuts))
+        assert lps[0] == pytest.approx(lps[1], rel=1e-7, abs=1e-9)
+        assert rows[0] <= rows[1]
+        fewer += rows[0] < rows[1]
+    assert fewer >= 3
