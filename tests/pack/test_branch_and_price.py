@@ -737,3 +737,26 @@ def test_node_pack_count_rows_enter_only_when_violated() -> None:
         assert rows[0] <= rows[1]
         fewer += rows[0] < rows[1]
     assert fewer >= 3
+
+
+def test_node_probe_mip_is_time_boxed_and_the_tree_stays_exact(monkeypatch) -> None:
+    # a tree node's probe MIP gets NODE_MIP_TIME at most (here 0: HiGHS' 10 ms floor), so it
+    # may stop with only a bound; the tree still proves the enumerate optimum
+    from coschedopt.pack.bnp import solver
+
+    monkeypatch.setattr(solver, "NODE_MIP_TIME", 0.0)
+    boxed = []
+    real = solver.solve_covering_mip
+
+    def spy(*args, **kw):
+        if kw.get("cutoff") is not None:  # a tree node's MIP
+            boxed.append(kw["time_limit"])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(solver, "solve_covering_mip", spy)
+    for seed in range(20):
+        inst = random_pack_instance(14 + seed % 5, 10 + seed % 7, 4 + seed % 3, seed=2000 + seed)
+        # a small probe budget: the root's probe overflows, the nodes' (smaller gaps) do not
+        res = cs.solve(inst, METHOD, heuristics=False, rmp_time=0.0, lns=False, probe_columns=40)
+        check_result(inst, res, cs.solve(inst, "enumerate").objective)
+    assert len(boxed) >= 3 and all(t == 0.0 for t in boxed)

@@ -42,6 +42,9 @@ BOUND_SAFETY = 1e-9
 #: and prices exactly only when fewer do (Workload-III k = 16, seed 0, 400 s without the
 #: neighbourhood search: 32 tree nodes instead of 27, bound 98467.6 instead of 98454.8)
 NODE_PRICING_ENOUGH = 30
+#: time box of the MIP of a tree node's probe over its enumerated columns (seconds): at Workload-III
+#: k = 32, seed 1, one such MIP took 220 s of a 600 s run to close a single node
+NODE_MIP_TIME = 30.0
 
 
 @dataclass
@@ -792,10 +795,11 @@ def _enumerate_and_solve(
         if windows is None:
             st.log(f"enumeration stage {stage}: delta {delta:.4g} of {needed:.4g} needed, {len(cols)} columns; MIP")
         rem = dl.remaining()
+        limit = rem if math.isfinite(rem) else 1e7
+        if windows is not None and probe_only:  # a node's probe: its MIP's bound counts even when stopped
+            limit = min(limit, NODE_MIP_TIME)
         if sets:
-            sol = _restricted_mip(
-                st, sets, rem if math.isfinite(rem) else 1e7, f"enumeration MIP (delta {delta:.3g})", windows
-            )
+            sol = _restricted_mip(st, sets, limit, f"enumeration MIP (delta {delta:.3g})", windows)
             mip_bound, optimal = sol.bound, sol.optimal
         else:
             mip_bound, optimal = math.inf, True
