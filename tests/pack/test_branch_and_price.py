@@ -575,6 +575,7 @@ def test_neighbourhood_search_in_a_worker_process(monkeypatch) -> None:
 
     monkeypatch.setattr(lns, "LNS_AFTER", 0.0)
     monkeypatch.setattr(lns, "LNS_TASKS", 7)  # handed to the worker (another process)
+    monkeypatch.setattr(lns, "LNS_WIDTHS", (1,))  # so are these: with wider windows it finds every optimum
     sent = 0
     for seed in range(6):
         inst = random_pack_instance(14 + seed % 3, 6 + seed % 3, 2 + seed % 3, seed=950 + seed)
@@ -663,6 +664,7 @@ def test_neighbourhood_search_gives_unproven_windows_more_time(monkeypatch) -> N
     from coschedopt.pack.bnp import lns, solver
 
     monkeypatch.setattr(lns, "LNS_TASKS", 7)
+    monkeypatch.setattr(lns, "LNS_WIDTHS", (1,))  # no wider windows afterwards (tested below)
     boxes: list[tuple[frozenset, float]] = []
     proven: set[frozenset] = set()
 
@@ -760,3 +762,34 @@ def test_node_probe_mip_is_time_boxed_and_the_tree_stays_exact(monkeypatch) -> N
         res = cs.solve(inst, METHOD, heuristics=False, rmp_time=0.0, lns=False, probe_columns=40)
         check_result(inst, res, cs.solve(inst, "enumerate").objective)
     assert len(boxed) >= 3 and all(t == 0.0 for t in boxed)
+
+
+def test_neighbourhood_search_widens_its_windows_once_exhausted(monkeypatch) -> None:
+    # with nothing improving (a faked re-solve returning the packs unchanged and proven),
+    # every window of each width in LNS_WIDTHS is tried exactly once, narrowest first:
+    # the windows of one width all come before any of the next
+    from coschedopt.pack.bnp import lns, solver
+
+    monkeypatch.setattr(lns, "LNS_TASKS", 4)
+    tried: list[frozenset] = []
+
+    def fake(times, k, start, time_limit, seed):
+        tried.append(frozenset(map(tuple, times.tolist())))
+        return start, "OPTIMAL", 0.0
+
+    monkeypatch.setattr(lns, "solve_window", fake)
+    inst = random_pack_instance(24, 6, 2, seed=1810)
+    table = LevelTable(inst.times, 1.0)
+    st = solver._State(inst, table, Deadline(None), False, 0.0, 0)
+    st.offer([(r, r + 1) for r in range(0, inst.n, 2)], "pairs", improve=False)
+    nb = lns.Neighbourhoods(st)
+    while nb.step(Deadline(None)):
+        pass
+    expected: list[frozenset] = []
+    for m in lns.LNS_WIDTHS:
+        keys = [frozenset(map(tuple, inst.times[sorted(key)].tolist())) for _, key in nb.all_windows(4 * m)]
+        new = {key for key in keys if key not in expected}
+        assert new, f"width {m} adds windows"
+        assert set(tried[len(expected) : len(expected) + len(new)]) == new
+        expected += list(new)
+    assert len(tried) == len(expected) == len(set(tried))

@@ -10,7 +10,9 @@ the local search of :func:`.solver.local_search` moves one or two tasks at a tim
 a window re-partitions tens of them at once.  Windows already solved (by their task
 set) are not tried again; once every window of the incumbent has been, those
 stopped by their time box are re-solved with twice the box (up to
-``LNS_MAX_SUB_TIME``), and then the search is exhausted.
+``LNS_MAX_SUB_TIME``), then come windows of two and three times as many tasks
+(``LNS_WIDTHS``), and then the search is exhausted.  A cheaper incumbent starts
+again from the narrowest windows.
 
 This is a primal heuristic only: it never touches the bound.  It starts once the
 solve is long (``LNS_AFTER``).  With a worker process (``workers=1``, the default
@@ -46,6 +48,9 @@ from .levels import LevelTable
 
 #: most tasks freed at once (a window holds at least two packs)
 LNS_TASKS = 48
+#: once every window (and its retries) was tried, windows of these multiples of LNS_TASKS
+#: follow, widest last; a cheaper incumbent starts again from the narrowest
+LNS_WIDTHS = (1, 2, 3)
 #: time box of one sub-problem (seconds); once every window was tried, those stopped by
 #: their time box are re-solved with twice that box, up to LNS_MAX_SUB_TIME
 LNS_SUB_TIME = 10.0
@@ -84,11 +89,16 @@ class Neighbourhoods:
     """The windows of the incumbent not tried yet, and one exact re-solve per :meth:`step`
     (in this process), or the worker process that runs :func:`search_loop`."""
 
-    def __init__(self, st, workers: int = 0, window_tasks: int | None = None) -> None:
+    def __init__(
+        self, st, workers: int = 0, window_tasks: int | None = None, widths: tuple[int, ...] | None = None
+    ) -> None:
         self.st = st
         self.window_tasks = LNS_TASKS if window_tasks is None else int(window_tasks)
+        self.widths = LNS_WIDTHS if widths is None else tuple(widths)
         self.rng = np.random.default_rng(st.seed)
         self.tried: set[frozenset[int]] = set()
+        self.width = 0  # index in ``widths`` of the windows tried now
+        self._ub_seen = st.ub
         self.unproven: dict[frozenset[int], float] = {}  # window -> time box that stopped it
         self.spent = 0.0
         self.steps = 0
@@ -102,17 +112,19 @@ class Neighbourhoods:
         self._synced = math.inf  # cost of the last cover exchanged with the worker
         self.worker_cost = math.inf  # cost of the worker's incumbent at its last report
 
-    def all_windows(self) -> list[tuple[list[tuple[int, ...]], frozenset[int]]]:
-        """(packs, task set) of every window of the incumbent."""
+    def all_windows(self, tasks: int | None = None) -> list[tuple[list[tuple[int, ...]], frozenset[int]]]:
+        """(packs, task set) of every window of the incumbent, of up to ``tasks`` tasks
+        (default ``window_tasks``; a window holds at least two packs, and at most twice that)."""
         table = self.st.table
+        width = self.window_tasks if tasks is None else int(tasks)
         packs = sorted(self.st.best_sets, key=lambda s: (table.min_level(s), s))
         out = []
         for a in range(len(packs) - 1):
             b, size = a, 0
-            while b < len(packs) and (b - a < 2 or size + len(packs[b]) <= self.window_tasks):
+            while b < len(packs) and (b - a < 2 or size + len(packs[b]) <= width):
                 size += len(packs[b])
                 b += 1
-            if size <= 2 * self.window_tasks:
+            if size <= 2 * width:
                 out.append((packs[a:b], frozenset(i for s in packs[a:b] for i in s)))
         return out
 
@@ -127,15 +139,23 @@ class Neighbourhoods:
         from .solver import allocations
 
         st = self.st
-        every = self.all_windows()
-        todo, box = [w for w in every if w[1] not in self.tried], LNS_SUB_TIME
-        if not todo:  # every window tried: give the unproven ones more time, shortest box first
-            boxes = [(self.unproven.get(w[1], math.inf), r) for r, w in enumerate(every)]
-            boxes = [(b, r) for b, r in boxes if 2 * b <= LNS_MAX_SUB_TIME]
-            if boxes:
-                b, r = min(boxes)
-                todo, box = [every[r]], 2 * b
-        if not todo or until.expired():
+        if st.ub < self._ub_seen:  # a new incumbent: its narrowest windows first
+            self.width, self._ub_seen = 0, st.ub
+        todo: list = []
+        while not todo:
+            every = self.all_windows(self.window_tasks * self.widths[self.width])
+            todo, box = [w for w in every if w[1] not in self.tried], LNS_SUB_TIME
+            if not todo:  # every window tried: give the unproven ones more time, shortest box first
+                boxes = [(self.unproven.get(w[1], math.inf), r) for r, w in enumerate(every)]
+                boxes = [(b, r) for b, r in boxes if 2 * b <= LNS_MAX_SUB_TIME]
+                if boxes:
+                    b, r = min(boxes)
+                    todo, box = [every[r]], 2 * b
+            if not todo:  # then wider windows
+                if self.width + 1 >= len(self.widths):
+                    return False
+                self.width += 1
+        if until.expired():
             return False
         window, key = todo[int(self.rng.integers(len(todo)))]
         self.tried.add(key)
@@ -168,7 +188,7 @@ class Neighbourhoods:
             rem = st.deadline.remaining()
             seconds = rem if math.isfinite(rem) else None
             args = (st.inst.times, st.inst.max_pack_size, st.table.scale, list(st.best_sets), st.seed, seconds)
-            args += (self.window_tasks, self._inbox, self._outbox)
+            args += (self.window_tasks, self.widths, self._inbox, self._outbox)
             self._proc = ctx.Process(target=search_loop, args=args, daemon=True)
             self._proc.start()
             self._synced = st.ub
@@ -228,12 +248,14 @@ def search_loop(
     seed: int,
     seconds: float | None,
     window_tasks: int,
+    widths: tuple[int, ...],
     inbox,
     outbox,
 ) -> None:
     """The worker process: :meth:`Neighbourhoods.step` on its own incumbent (the cover
     ``sets`` of the instance ``times``, ``k``; costs divided by ``scale``) for
-    ``seconds`` (None: until stopped), windows of up to ``window_tasks`` tasks.
+    ``seconds`` (None: until stopped), windows of up to ``window_tasks`` tasks
+    times ``widths``.
     After each step it puts (its cover if the step made it cheaper else None, its
     cost, steps, seconds spent, exhausted, last step) on ``outbox``; a cheaper cover
     read from ``inbox`` replaces its incumbent.  Once the search is exhausted it
@@ -245,7 +267,7 @@ def search_loop(
     table = LevelTable(times, scale)
     st = _State(inst, table, until, False, 0.0, seed, _integral(times))
     st.offer(sets, "solver", improve=False)
-    nb = Neighbourhoods(st, 0, window_tasks)
+    nb = Neighbourhoods(st, 0, window_tasks, widths)
     idle = False
     while not until.expired():
         news = []
