@@ -110,18 +110,21 @@ Where it stops (Workload-III, 260 tasks, p = 32: gaps are means over seeds 0-2, 
     the best cost) and the tree reaches <= 0.1 % within 10 minutes.  At k = 16 and
     32 they change nothing (0.74 % -> 0.73 %): packs are full in processors (16
     tasks x 2), so hardly any task is too long for a level even on all 32
-    processors.  The gap left is spread over every pack boundary: with the best
-    schedule's whole pack-count profile fixed (k = 16, seed 0) the LP equals its
-    cost, 98 862; with the levels of its 3, 6 and 10 most costly packs fixed it
-    rises from 98 373 to 98 383, 98 599 and 98 785.  So the LP of a profile is
-    tight and the tree has to find the profile: a count branching moves a child's
-    LP by 5 to 170 and a node costs 8-25 s (20-40 column-generation rounds; in a
-    240 s profile at k = 16 the pricing DP took 124 s and HiGHS 67 s), so 600 s
-    raise the bound by about 0.1-0.2 %.  Strong branching on the counts, partial
-    pricing in the nodes (:mod:`.tree`) and a worker search that no longer waits
-    for the tree (:mod:`.lns`) left the mean gaps where they were (k = 16: 0.44 %
-    against 0.46 %; k = 32: 0.92 % against 0.93 %; single seeds moved by up to
-    0.24 % either way).  Tried at k = 16 and left out: branching on the total
+    processors.  The gap left is spread over every pack boundary: fixing the
+    levels of the best schedule's packs one by one from the most costly (k = 16,
+    seed 0, 20 packs), the LP rises from 98 373 to 98 383, 98 599 and 98 785 with
+    3, 6 and 10 of them fixed (with all 20 it equals the cost, 98 862, by
+    construction: the pack counts at every level fix the cost).  So the tree has to
+    find the profile: a count branching moves a child's LP by 5 to 170, and 600 s
+    raise the bound by about 0.1-0.3 %.  A node costs 8-25 s at k = 16, where the
+    pricing DP takes about 60 % of it; at k = 32 the LP re-solves took 74 % (0.27 s
+    each) until the node's pack-count rows entered lazily (:mod:`.tree`): 14-26
+    nodes instead of 9-13 in 600 s.  With that, the time-boxed node probes and
+    wider windows for the neighbourhood search (:mod:`.lns`, busy 490 of 540 s
+    instead of 70-280 s), measured together, the mean gaps went from 0.92 % to
+    0.54 % at k = 32 (each seed gained on both sides: incumbents 0.14-0.27 %
+    cheaper, bounds up by 0.02-0.40 %) and
+    from 0.44 % to 0.32 % at k = 16 (35-37 nodes instead of 21-24).  Tried at k = 16 and left out: branching on the total
     pack count (the LP is already integral in it at no cost: 98372.8 / 98372.9
     for N <= 18 / N >= 19), other branching rules (bound after 300 s without the
     search: 98439 with the tau weighting, the same with tau^2, 98386 unweighted,
@@ -130,7 +133,11 @@ Where it stops (Workload-III, 260 tasks, p = 32: gaps are means over seeds 0-2, 
     converged after 170 s), pricing every level with a negative reduced cost (59
     instead of 152 root rounds but 20k columns: the same node rate), and a
     level-aggregated MIP relaxation with integer pack counts (HiGHS: bound 97 065
-    after 120 s, below the LP).
+    after 120 s, below the LP).  Tried at k = 32 and left out: strong branching
+    limited to 200 dual simplex iterations per child (11 nodes instead of 8 in
+    200 s without the search, but bound 78 488 instead of 78 532), and optimal
+    partitions of the tasks sorted by t(i, 1), t(i, 2), t(i, 4) or t(i, p) into
+    runs of consecutive packs (a DP: 80 124 at best, the search reaches 78 897).
 
 Complexity: per pricing pass O(E n k p) for the E evaluated levels (E << L in
 practice); per enumeration O(C n) numpy-vectorised search steps for C output
