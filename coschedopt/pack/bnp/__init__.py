@@ -123,10 +123,10 @@ Where it stops (Workload-III, 260 tasks, p = 32: gaps are means over seeds 0-2, 
     wider windows for the neighbourhood search (:mod:`.lns`, busy 490 of 540 s
     instead of 70-280 s), measured together, the mean gaps went from 0.92 % to
     0.54 % at k = 32 (each seed gained on both sides: incumbents 0.14-0.27 %
-    cheaper, bounds up by 0.02-0.40 %) and
-    from 0.44 % to 0.32 % at k = 16 (35-37 nodes instead of 21-24).  Tried at k = 16 and left out: branching on the total
-    pack count (the LP is already integral in it at no cost: 98372.8 / 98372.9
-    for N <= 18 / N >= 19), other branching rules (bound after 300 s without the
+    cheaper, bounds up by 0.02-0.40 %) and from 0.44 % to 0.32 % at k = 16
+    (35-37 nodes instead of 21-24).  Tried at k = 16 and left out: branching on
+    the total pack count (the LP is already integral in it at no cost: 98372.8 /
+    98372.9 for N <= 18 / N >= 19), other branching rules (bound after 300 s without the
     search: 98439 with the tau weighting, the same with tau^2, 98386 unweighted,
     98431 kept away from the node's earlier branching levels, 98391 with window
     branching only), subset-row cuts (the first round's column generation had not

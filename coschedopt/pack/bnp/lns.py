@@ -130,10 +130,6 @@ class Neighbourhoods:
                 out.append((packs[a:b], frozenset(i for s in packs[a:b] for i in s)))
         return out
 
-    def windows(self) -> list[tuple[list[tuple[int, ...]], frozenset[int]]]:
-        """The windows of the incumbent not tried yet."""
-        return [w for w in self.all_windows() if w[1] not in self.tried]
-
     def step(self, until: Deadline) -> bool:
         """Re-solve one random untried window of the incumbent within ``until`` and offer
         the incumbent with its tasks re-partitioned (kept only if strictly cheaper);
