@@ -232,3 +232,24 @@ def test_enumerate_is_deterministic(inst: PackInstance, seed: int) -> None:
     a = cs.solve(inst, "enumerate", seed=seed)
     b = cs.solve(inst, "enumerate", seed=seed + 1)
     assert a.schedule == b.schedule
+
+
+def test_ilp_optimum_without_highs_symmetry_detection() -> None:
+    # found by test_optimum_equals_ilp: with HiGHS 1.15.1's symmetry detection on, `ilp`
+    # returned 186.75 as proven optimal; enumerate, branch-and-price and CBC give 180.156
+    times = np.array(
+        [
+            [88.11349374042314, 79.33222461605303, 66.37045804752638],
+            [80.67143968530337, 63.79096315725696, 43.05901770557184],
+            [62.49994505507915, 34.84743185610264, 27.606288612621086],
+            [58.72684502968413, 54.79361529307303, 44.83547454909128],
+            [81.51768711574186, 70.29166157600294, 60.024674176305616],
+            [26.709117069501442, 20.240294927340212, 15.127299022529137],
+        ]
+    )
+    inst = PackInstance(times, 2)
+    ref = cs.solve(inst, "enumerate").objective
+    res = cs.solve(inst, "ilp")
+    assert res.status is Status.OPTIMAL
+    assert res.objective == pytest.approx(ref, rel=1e-9)
+    assert ref == pytest.approx(180.15608212910146, rel=1e-12)
