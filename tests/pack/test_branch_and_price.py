@@ -618,20 +618,28 @@ def test_neighbourhood_search_in_a_worker_process(monkeypatch) -> None:
     child.join()
 
 
+def _seeded_master(inst: PackInstance, table: LevelTable, seed: int):
+    """(solver state, master holding the heuristics' columns) as the solver starts them."""
+    from coschedopt.pack.bnp import solver
+    from coschedopt.pack.bnp.master import CoveringMaster
+
+    st = solver._State(inst, table, Deadline(None), False, 0.0, seed)
+    master = CoveringMaster(inst.n)
+    master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
+    solver._seed_incumbent(st, master, True)
+    return st, master
+
+
 def test_strong_count_branching_picks_a_fractional_count_and_restores_the_rows() -> None:
     # the chosen (level, N) is a fractional pack count of the LP point, and the node's
     # rows (bounds of every pack-count row) and LP are as before
     from coschedopt.pack.bnp import solver, tree
-    from coschedopt.pack.bnp.master import CoveringMaster
 
     branched = 0
     for seed in range(8):
         inst = random_pack_instance(24, 10, 4, seed=1700 + seed)
         table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
-        st = solver._State(inst, table, Deadline(None), False, 0.0, seed)
-        master = CoveringMaster(inst.n)
-        master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
-        solver._seed_incumbent(st, master, True)
+        st, master = _seeded_master(inst, table, seed)
         cg = solver._level_cut_rounds(st, master, solver._column_generation(st, master))
         levels, counts = master.level_counts(cg.x)
         need = {lv: rhs for lv, rhs in master.level_cuts}
@@ -701,7 +709,6 @@ def test_node_pack_count_rows_enter_only_when_violated() -> None:
     # dense); its converged LP must equal the LP with every one of them as a row, and
     # satisfy them all
     from coschedopt.pack.bnp import solver, tree
-    from coschedopt.pack.bnp.master import CoveringMaster
     from coschedopt.pack.bnp.pricing import Windows
 
     fewer = 0
@@ -716,10 +723,7 @@ def test_node_pack_count_rows_enter_only_when_violated() -> None:
         valid = solver.pack_count_bounds(table, inst.max_pack_size, lo, hi)
         lps, rows = [], []
         for lazy in (True, False):
-            st = solver._State(inst, table, Deadline(None), False, 0.0, seed)
-            master = CoveringMaster(inst.n)
-            master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
-            solver._seed_incumbent(st, master, True)
+            st, master = _seeded_master(inst, table, seed)
             st.ub = math.inf  # no pruning by the incumbent: both LPs run to the end
             tree._add_singletons(st, master, lo, hi)
             master.restrict(lo, hi, np.arange(inst.n))
@@ -793,3 +797,102 @@ def test_neighbourhood_search_widens_its_windows_once_exhausted(monkeypatch) -> 
         assert set(tried[len(expected) : len(expected) + len(new)]) == new
         expected += list(new)
     assert len(tried) == len(expected) == len(set(tried))
+
+
+def test_master_restarts_from_an_earlier_basis_after_columns_and_rows_were_added() -> None:
+    # a tree node re-solves from its parent's basis (CoveringMaster.start_from), padded
+    # with the columns and rows added since: same LP optimum as re-solving from the last
+    # basis, and fewer simplex iterations when the last basis is another node's
+    from coschedopt.pack.bnp import solver, tree
+
+    fewer = 0
+    for seed in range(8):
+        inst = random_pack_instance(22, 9, 4, seed=2100 + seed)
+        table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
+        rng = np.random.default_rng(seed)
+        lo0 = table.first_level.astype(np.int64).copy()
+        hi0 = np.full(inst.n, table.L - 1, dtype=np.int64)
+        far = rng.choice(inst.n, 6, replace=False)
+        lo_far = lo0.copy()
+        lo_far[far] = np.maximum(lo0[far], table.L - 1 - rng.integers(0, 3, far.size))
+        results = []
+        for restart in (True, False):
+            st, master = _seeded_master(inst, table, seed)
+            cg = solver._column_generation(st, master)
+            parent = master.basis()
+            # another node: some tasks forced to the top levels, re-solved
+            tree._add_singletons(st, master, lo_far, hi0)
+            master.restrict(lo_far, hi0, far)
+            master.set_level_rhs({int(table.L) // 2: 1})  # a new row
+            assert master.solve(Deadline(None)) is not None
+            # back to the parent's child: all windows open, the new row free again
+            master.restrict(lo0, hi0, far)
+            master.set_level_rhs({})
+            if restart:
+                master.start_from(parent)
+            lp = master.solve(Deadline(None))
+            results.append((lp.objective, lp.iterations, cg.lp))
+        (obj_r, it_r, parent_lp), (obj_c, it_c, _) = results
+        assert obj_r == pytest.approx(obj_c, rel=1e-9)
+        assert obj_r <= parent_lp + 1e-9 * max(1.0, parent_lp)  # more columns, same rows: no worse
+        assert it_r <= it_c
+        fewer += it_r < it_c
+    assert fewer >= 4
+
+
+def test_master_purge_keeps_the_lp_and_its_bookkeeping() -> None:
+    # deleting idle nonbasic columns leaves the LP optimum (same basis), the column
+    # bookkeeping consistent with HiGHS, and column generation converging to the same LP
+    from coschedopt.pack.bnp import solver
+    from coschedopt.pack.bnp.master import BASIC
+
+    purged = 0
+    for seed in range(6):
+        inst = random_pack_instance(24, 10, 5, seed=2300 + seed)
+        table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
+        st, master = _seeded_master(inst, table, seed)
+        st.ub = math.inf
+        master.set_level_rhs({int(table.L) // 3: 1})  # an artificial column too
+        cg = solver._column_generation(st, master)
+        before = len(master.sets)
+        protect = np.zeros(before, dtype=bool)
+        protect[::7] = True
+        sets_before = list(master.sets)
+        basis = master.basis()
+        keep = master.purge(before // 2, 0, protect)
+        assert keep is not None and keep[protect].all()
+        assert all(keep[c] for c in range(before) if not sets_before[c])  # artificial columns stay
+        assert len(master.sets) == int(keep.sum()) == master.h.getNumCol() >= before // 2
+        purged += before - len(master.sets)
+        lp = master.h.getLp()
+        assert np.allclose(np.asarray(lp.col_cost_), master.costs)
+        for c, (s, lv) in enumerate(zip(master.sets, master.levels, strict=True)):
+            assert s == sets_before[np.flatnonzero(keep)[c]]
+            if s:
+                assert master.known[(s, lv)] == c
+        for i in range(inst.n):
+            assert master._cols_of_task[i] == [c for c, s in enumerate(master.sets) if i in s]
+        # the stored basis loses the deleted (nonbasic) columns and stays square
+        cols, rows = master.remap_basis(basis, keep)
+        assert cols.size == len(master.sets) and int((cols == BASIC).sum() + (rows == BASIC).sum()) == len(rows)
+        master.start_from((cols, rows))
+        again = master.solve(Deadline(None))
+        assert again.objective == pytest.approx(cg.lp, rel=1e-9) and again.iterations == 0
+        assert solver._column_generation(st, master).lp == pytest.approx(cg.lp, rel=1e-7)
+    assert purged > 0
+
+
+def test_tree_with_column_purges_matches_enumerate(monkeypatch) -> None:
+    # the tree deletes columns as soon as the master holds a few: still exact
+    from coschedopt.pack.bnp import tree
+
+    monkeypatch.setattr(tree, "PURGE_ABOVE", 40)
+    monkeypatch.setattr(tree, "PURGE_TO", 25)
+    monkeypatch.setattr(tree, "PURGE_AGE", 2)
+    purged = 0
+    for seed in range(20):
+        inst = random_pack_instance(11 + seed % 4, 8 + seed % 9, 3 + seed % 4, seed=500 + seed)
+        res = cs.solve(inst, METHOD, heuristics=False, probe_columns=0, rmp_time=0.0)
+        check_result(inst, res, cs.solve(inst, "enumerate").objective)
+        purged += res.stats.get("purged_columns", 0)
+    assert purged > 0

@@ -543,10 +543,12 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
     fractional one plus further disjoint columns with x >= 0.6, then re-solves
     the LP and prices columns over the uncovered tasks only (duals of covered
     tasks set to 0), with partial pricing.  Stops when the LP is integral; the
-    cover found is offered as incumbent and every bound is released.
+    cover found is offered as incumbent, every bound is released and the next LP
+    solve starts from the basis the dive started from.
     """
     n = st.inst.n
     dl = until or st.deadline
+    start = master.basis()
     fixed: list[int] = []
     covered = np.zeros(n, dtype=bool)
     steps = 0
@@ -589,6 +591,7 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
             fixed.extend(new)
     finally:
         master.fix(fixed, False)
+        master.start_from(start)
         st.stats["dive_steps"] = steps
 
 

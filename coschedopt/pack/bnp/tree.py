@@ -49,11 +49,12 @@ import heapq
 import math
 import time
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
 from ...core import Deadline
-from .master import CoveringMaster
+from .master import BASIC, CoveringMaster
 from .pricing import Windows
 from .solver import (
     _CG,
@@ -82,6 +83,12 @@ COUNT_FRACTION = 0.02
 STRONG_CANDIDATES = 5
 #: time box of one such re-solve (seconds)
 STRONG_LP_TIME = 5.0
+#: once the master holds more than PURGE_ABOVE columns, a node starts by deleting the
+#: columns of largest reduced cost (outside the LP support for PURGE_AGE solves, nonbasic
+#: in the LP and in the open nodes' stored bases) down to PURGE_TO (CoveringMaster.purge)
+PURGE_ABOVE = 9000
+PURGE_TO = 6000
+PURGE_AGE = 100
 #: seconds between two progress lines of the tree (with ``verbose``)
 LOG_EVERY = 10.0
 
@@ -96,6 +103,7 @@ class _Node:
     failed_gap: float = field(compare=False, default=math.inf)  # node gap at which an ancestor's probe failed
     count_lo: dict = field(compare=False, default_factory=dict)  # level -> least N(>= level) (branches)
     count_hi: dict = field(compare=False, default_factory=dict)  # level -> most N(>= level) (branches)
+    basis: Any = field(compare=False, default=None)  # the parent's optimal LP basis (CoveringMaster.basis)
 
 
 def _cutoff(st: _State) -> float:
@@ -171,6 +179,7 @@ def _count_branch(
         return int(levels[cands[0]]), float(counts[cands[0]])
     cap = max(_cutoff(st) - lp, 1e-9)
     best, best_score = cands[0], -math.inf
+    start = master.basis()  # each child is re-solved from the node's optimal basis
     try:
         for c in cands:
             level, value = int(levels[c]), float(counts[c])
@@ -182,6 +191,7 @@ def _count_branch(
                 if hi_c is not None:
                     upper_c[level] = min(hi_c, upper_c.get(level, hi_c))
                 master.set_level_rhs(need_c, upper_c)
+                master.start_from(start)
                 box = Deadline(max(1e-3, min(STRONG_LP_TIME, st.deadline.remaining())))
                 sol = master.solve(box)
                 st.stats["strong_branching_lps"] = st.stats.get("strong_branching_lps", 0) + 1
@@ -193,6 +203,7 @@ def _count_branch(
                 best, best_score = c, product
     finally:
         master.set_level_rhs(need, upper)
+        master.start_from(start)
     return int(levels[best]), float(counts[best])
 
 
@@ -220,6 +231,24 @@ def _node_lp(
         if not new:
             return cg
         need.update(new)
+
+
+def _purge(st: _State, master: CoveringMaster, nodes: list[_Node]) -> None:
+    """Shrink the master (:data:`PURGE_ABOVE`) keeping every column basic in a basis
+    stored with ``nodes``, whose bases are then re-indexed."""
+    if len(master.sets) <= PURGE_ABOVE:
+        return
+    protect = np.zeros(len(master.sets), dtype=bool)
+    for node in nodes:
+        if node.basis is not None:
+            cols = node.basis[0]
+            protect[: cols.size] |= cols[: protect.size] == BASIC
+    keep = master.purge(PURGE_TO, PURGE_AGE, protect)
+    if keep is None:
+        return
+    for node in nodes:
+        node.basis = master.remap_basis(node.basis, keep)
+    st.stats["purged_columns"] = st.stats.get("purged_columns", 0) + int((~keep).sum())
 
 
 def _add_singletons(st: _State, master: CoveringMaster, lo: np.ndarray, hi: np.ndarray) -> None:
@@ -285,10 +314,15 @@ def branch(
             windows = None if nodes == 1 else Windows(node.lo, node.hi)
             need = dict(root_need)
             if nodes == 1:
-                cg = root
+                # the root's LP again, over the columns the heuristics added since: its
+                # basis (after the dive) is where the children and strong branching start
+                sol = master.solve(st.deadline)
+                cg = root if sol is None else replace(root, x=sol.x, lp=sol.objective)
             else:
+                _purge(st, master, [node, *heap])
                 _add_singletons(st, master, node.lo, node.hi)
                 master.restrict(node.lo, node.hi, constrained)
+                master.start_from(node.basis)
                 valid = dict(root_need)
                 for lv, rhs in [*pack_count_bounds(table, k, node.lo, node.hi).items(), *node.count_lo.items()]:
                     valid[lv] = max(rhs, valid.get(lv, 0))
@@ -302,6 +336,7 @@ def branch(
                 continue
             if bound >= _cutoff(st):
                 continue
+            basis = master.basis()
             cover = _integral_cover(master, cg.x)
             if cover is not None:
                 st.offer(cover, f"integral node LP (depth {node.depth})")
@@ -322,7 +357,10 @@ def branch(
                 rem = st.deadline.remaining()
                 t1 = time.perf_counter()
                 _restricted_mip(
-                    st, master.sets, min(RMP_NODE_SHARE * rmp_time, rem), f"restricted master MIP ({nodes} nodes)"
+                    st,
+                    master.sets + master.retired,
+                    min(RMP_NODE_SHARE * rmp_time, rem),
+                    f"restricted master MIP ({nodes} nodes)",
                 )
                 rmp_spent += time.perf_counter() - t1
             count = _count_branch(st, master, cg.x, cg.lp, need, node.count_hi)
@@ -337,7 +375,7 @@ def branch(
                         chi[level] = min(hi_c, chi.get(level, hi_c))
                     tick += 1
                     heapq.heappush(
-                        heap, _Node(bound, tick, node.lo, node.hi, node.depth + 1, failed_gap, clo, chi)
+                        heap, _Node(bound, tick, node.lo, node.hi, node.depth + 1, failed_gap, clo, chi, basis)
                     )
                 continue
             cands = _candidates(st, master, cg.x, 1)
@@ -351,7 +389,7 @@ def branch(
             for lo, hi in _children(node, *cands[0]):
                 tick += 1
                 heapq.heappush(
-                    heap, _Node(bound, tick, lo, hi, node.depth + 1, failed_gap, node.count_lo, node.count_hi)
+                    heap, _Node(bound, tick, lo, hi, node.depth + 1, failed_gap, node.count_lo, node.count_hi, basis)
                 )
         if not heap and not unresolved and not st.deadline.expired():
             st.raise_lb(st.ub, "tree exhausted")
