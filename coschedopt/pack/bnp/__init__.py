@@ -61,11 +61,12 @@ Branch-and-price (:mod:`.tree`)
     9000 columns a node first deletes the master's idle columns of largest
     reduced cost down to 6000 (a dual simplex iteration prices every column: at
     Workload-III k = 32 it took 0.52 ms with 10k columns, 0.18 ms with 3k, and
-    the master held 31k after 1500 s without this).  A node is first attacked by the reduced-cost enumeration below
-    (restricted to its windows and counts, its MIP time-boxed) when its gap has
-    halved since the last failed attempt above it.  Ryan-Foster pair
-    branching was not used: "differ" branches add conflicts to the knapsack,
-    which breaks the level-wise DP and its monotone pruning.
+    the master held 31k after 1500 s without this).  A node is first attacked
+    by the reduced-cost enumeration below (restricted to its windows and counts,
+    its MIP time-boxed) when its gap has halved since the last failed attempt
+    above it.  Ryan-Foster pair branching was not used: "differ" branches add
+    conflicts to the knapsack, which breaks the level-wise DP and its monotone
+    pruning.
 
 Closing a gap by enumeration (:func:`.solver._enumerate_and_solve`)
     Divide the duals by r >= max (pi(S) - pen(S) + B(l)) / tau_l, so that every

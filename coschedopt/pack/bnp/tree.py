@@ -49,12 +49,11 @@ import heapq
 import math
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 
 from ...core import Deadline
-from .master import BASIC, CoveringMaster
+from .master import BASIC, Basis, CoveringMaster
 from .pricing import Windows
 from .solver import (
     _CG,
@@ -103,7 +102,7 @@ class _Node:
     failed_gap: float = field(compare=False, default=math.inf)  # node gap at which an ancestor's probe failed
     count_lo: dict = field(compare=False, default_factory=dict)  # level -> least N(>= level) (branches)
     count_hi: dict = field(compare=False, default_factory=dict)  # level -> most N(>= level) (branches)
-    basis: Any = field(compare=False, default=None)  # the parent's optimal LP basis (CoveringMaster.basis)
+    basis: Basis | None = field(compare=False, default=None)  # the parent's optimal LP basis
 
 
 def _cutoff(st: _State) -> float:
