@@ -657,7 +657,7 @@ def test_strong_count_branching_picks_a_fractional_count_and_restores_the_rows()
             assert not fractional
             continue
         branched += 1
-        level, value = choice
+        level, value, _ = choice
         assert fractional.get(level) == pytest.approx(value)
         lp = master.solve(Deadline(None))  # the master is back to the node's LP
         assert lp.objective == pytest.approx(cg.lp, rel=1e-9)
@@ -896,3 +896,42 @@ def test_tree_with_column_purges_matches_enumerate(monkeypatch) -> None:
         check_result(inst, res, cs.solve(inst, "enumerate").objective)
         purged += res.stats.get("purged_columns", 0)
     assert purged > 0
+
+
+def test_plunge_goes_on_with_the_child_or_returns_to_the_best_open_node() -> None:
+    from coschedopt.pack.bnp import tree
+
+    def node(bound: float, tick: int) -> tree._Node:
+        return tree._Node(bound, tick, np.zeros(2, dtype=np.int64), np.ones(2, dtype=np.int64))
+
+    heap = [node(5.0, 1), node(7.0, 2)]
+    child = node(9.0, 3)
+    assert tree._select(heap, child, True) == (child, True)  # the plunge goes on, whatever its bound
+    assert [h.bound for h in heap] == [5.0, 7.0]
+    picked, plunging = tree._select(heap, child, False)  # the plunge stops: best open node next
+    assert (picked.bound, plunging) == (5.0, False)
+    assert sorted(h.bound for h in heap) == [7.0, 9.0]
+    picked, plunging = tree._select(heap, None, True)  # no child: the best open node
+    assert (picked.bound, plunging) == (7.0, False)
+    assert [h.bound for h in heap] == [9.0]
+
+
+@pytest.mark.parametrize("share", [0.0, 1.0])
+def test_tree_with_plunges_matches_enumerate(monkeypatch, share: float) -> None:
+    # share 1: every node's child is processed next (depth first down to a leaf, then the
+    # best open node); share 0: one plunge from the root, then best first.  Both exact
+    from coschedopt.pack.bnp import solver, tree
+
+    monkeypatch.setattr(tree, "PLUNGE_SHARE", share)
+    monkeypatch.setattr(solver, "_dive", lambda *a, **k: None)  # the tree is the only primal source
+    monkeypatch.setattr(solver, "iterated_local_search", lambda *a, **k: 0)
+    branched = found = 0
+    for seed in range(20):
+        inst = random_pack_instance(12 + seed % 5, 8 + seed % 9, 3 + seed % 4, seed=500 + seed)
+        res = cs.solve(inst, METHOD, heuristics=False, probe_columns=0, rmp_time=0.0, lns=False)
+        check_result(inst, res, cs.solve(inst, "enumerate").objective)
+        branched += res.stats.get("tree_nodes", 0) > 2
+        found += bool(res.stats.get("tree_incumbents"))
+        if res.stats.get("tree_nodes", 0) > 1:  # the root's child was processed next, as a plunge
+            assert res.stats["plunge_seconds"] > 0
+    assert branched >= 5 and found >= 3
