@@ -918,8 +918,9 @@ def test_plunge_goes_on_with_the_child_or_returns_to_the_best_open_node() -> Non
 
 @pytest.mark.parametrize("share", [0.0, 1.0])
 def test_tree_with_plunges_matches_enumerate(monkeypatch, share: float) -> None:
-    # share 1: every node's child is processed next (depth first down to a leaf, then the
-    # best open node); share 0: one plunge from the root, then best first.  Both exact
+    # share 1: a plunge starts after every best-first node (and goes on while its bound
+    # stays within PLUNGE_QUOT of the gap); share 0: one plunge from the root, then best
+    # first only.  Both exact
     from coschedopt.pack.bnp import solver, tree
 
     monkeypatch.setattr(tree, "PLUNGE_SHARE", share)
@@ -934,4 +935,7 @@ def test_tree_with_plunges_matches_enumerate(monkeypatch, share: float) -> None:
         found += bool(res.stats.get("tree_incumbents"))
         if res.stats.get("tree_nodes", 0) > 1:  # the root's child was processed next, as a plunge
             assert res.stats["plunge_seconds"] > 0
+            assert 0 <= res.stats["failed_plunges"] <= res.stats["plunges"]
+            if share == 0.0:  # no share left after the first plunge
+                assert res.stats["plunges"] == 1
     assert branched >= 5 and found >= 3

@@ -33,17 +33,22 @@ Every schedule, with each pack at its cheapest level, lies in exactly one child
 hold sets raised to a higher level, which only costs more, so its bound remains
 valid for the schedules it must cover.
 
-Node selection: best first (least bound), with plunges.  After a node is branched,
-its child is processed next, and so on down to a leaf (an integral LP, a pruned or
-an unresolved node), as long as the plunges have taken at most ``PLUNGE_SHARE`` of
-the tree's time; then the best open node again.  A plunge node skips strong
-branching (the tau-weighted most fractional count, rounded to the nearest integer
-first); a best-first node's plunge goes into the child strong branching found
-cheaper.  Plunges are the tree's primal heuristic: at Workload-III k = 32, seed 1,
-best first alone raised the bound to within 0.01 % of the optimum in 480 s while
-the incumbent stayed 0.58 % above it; the first plunge (no strong branching in
-it) reached an integral node LP 0.08 % above the optimum after 45 s and 17 count
-branchings (the runs measured reached leaves at depths 17 to 54).
+Node selection: best first (least bound), with plunges.  After a best-first node is
+branched, its child is processed next, and so on, while the child's bound stays
+within ``PLUNGE_QUOT`` of the gap (lb + 0.5 (ub - lb)) and until a leaf (an integral
+LP, a pruned or an unresolved node); then the best open node again.  A new plunge
+starts only while the plunges have taken less than ``PLUNGE_SHARE`` of the tree's
+time, quartered for every plunge that ended without an incumbent.  A plunge node
+skips strong branching (the tau-weighted most fractional count, rounded to the
+nearest integer first); a best-first node's plunge goes into the child strong
+branching found cheaper.  Plunges are the tree's primal heuristic: at Workload-III
+k = 32, seed 1, best first alone raised the bound to within 0.01 % of the optimum
+in 480 s while the incumbent stayed 0.58 % above it; the first plunge reached an
+integral node LP 0.08 % above the optimum after 45 s and 17 count branchings
+(leaves were reached at depths 17 to 54 in the runs measured).  At k = 16 they
+rarely reach one (the LP stays fractional among the many sets of 16 tasks at a
+level: a pure depth-first search went 83 nodes deep in 500 s without one), hence
+the quartering: there the neighbourhood search finds the incumbents.
 
 Each node is first attacked by the reduced-cost enumeration of
 :func:`.solver._enumerate_and_solve` restricted to its windows and counts (every
@@ -101,8 +106,11 @@ PURGE_ABOVE = 9000
 PURGE_TO = 6000
 PURGE_AGE = 100
 #: plunging: after branching, the tree goes on with a child of the node (down to a leaf)
-#: while the plunges have taken at most this share of the tree's time
+#: while the plunges have taken at most this share of the tree's time, quartered for each
+#: plunge that found no incumbent; a plunge stops at a child whose bound exceeds
+#: lb + PLUNGE_QUOT x (ub - lb)
 PLUNGE_SHARE = 0.5
+PLUNGE_QUOT = 0.5
 #: seconds between two progress lines of the tree (with ``verbose``)
 LOG_EVERY = 10.0
 
@@ -323,6 +331,7 @@ def branch(
     last_log = -math.inf
     plunge: _Node | None = None  # the child the current plunge goes on with
     plunging, plunge_time, t_node = False, 0.0, t_tree
+    plunges = failed_plunges = found_before = 0
     try:
         while (heap or plunge is not None) and not st.deadline.expired():
             now = time.perf_counter()
@@ -336,7 +345,8 @@ def branch(
             if st.verbose and time.perf_counter() - last_log >= LOG_EVERY:
                 last_log = time.perf_counter()
                 st.log(
-                    f"tree: {nodes} nodes ({count_branches} count / {window_branches} window branchings), "
+                    f"tree: {nodes} nodes ({count_branches} count / {window_branches} window branchings, "
+                    f"{plunges} plunges, {failed_plunges} without incumbent), "
                     f"{len(heap)} open, depth {deepest}, bound {st.lb * table.scale:.6g}, "
                     f"incumbent {st.ub * table.scale:.6g}, gap {(st.ub - st.lb) / st.ub:.3%}, {len(master.sets)} columns"
                 )
@@ -344,8 +354,18 @@ def branch(
                 st.neighbourhoods.catch_up()
                 if st.closed():
                     break
-            # a plunge goes on down to a leaf; a new one starts while plunges had their share
-            node, plunging = _select(heap, plunge, plunging or plunge_time <= PLUNGE_SHARE * (now - t_tree))
+            # a plunge goes on while its child's bound stays within PLUNGE_QUOT of the gap; a new
+            # one starts after a best-first node while the plunges had less than their share
+            was_plunging = plunging
+            share = PLUNGE_SHARE / 4**failed_plunges
+            go_on = plunging and plunge is not None and plunge.bound <= st.lb + PLUNGE_QUOT * (st.ub - st.lb)
+            node, plunging = _select(heap, plunge, go_on or (not plunging and plunge_time <= share * (now - t_tree)))
+            found = len(st.stats.get("tree_incumbents", ()))
+            if plunging and not was_plunging:
+                plunges += 1
+                found_before = found
+            elif was_plunging and not plunging and found == found_before:
+                failed_plunges += 1  # a plunge that found no incumbent quarters the plunges' share
             plunge = None
             if node.bound >= _cutoff(st):
                 continue
@@ -455,4 +475,6 @@ def branch(
         if plunging:
             plunge_time += time.perf_counter() - t_node
         st.stats["plunge_seconds"] = round(plunge_time, 6)
+        st.stats["plunges"] = plunges
+        st.stats["failed_plunges"] = failed_plunges
         st.log(f"tree: {nodes} nodes, {len(heap)} open, {len(unresolved)} unresolved")
