@@ -17,6 +17,7 @@ from coschedopt.pack import PackInstance, min_processors_single_pack, validate_s
 from coschedopt.pack.bnp.levels import LevelTable
 from coschedopt.pack.bnp.pricing import (
     Cuts,
+    Windows,
     best_set_at_level,
     best_set_with_cuts,
     enumerate_columns,
@@ -233,6 +234,70 @@ def test_knapsack_and_item_filter_match_brute_force(items, p: int, k: int) -> No
     assert m[chosen].sum() <= p and chosen.size <= k
     assert pi[chosen].sum() == pytest.approx(want, abs=1e-9)
     assert knapsack(m[keep], pi[keep], p, k, want_set=False)[0] == pytest.approx(want, abs=1e-9)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(1, 12).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.integers(1, 12), min_size=n, max_size=n),
+            st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.25]) | st.floats(0, 5), min_size=n, max_size=n),
+        )
+    ),
+    st.integers(1, 10),
+    st.integers(1, 6),
+)
+def test_compiled_knapsack_equals_the_numpy_dp(items, p: int, k: int) -> None:
+    # the numba kernels run the same recurrence in the same order: identical values and choices
+    from coschedopt.pack.bnp import kernels
+
+    if not kernels.COMPILED:
+        pytest.skip("numba not installed: only the numpy DP runs")
+    m, pi = np.array(items[0]), np.array(items[1])
+    keep = useful_items(m, pi, p, k)
+    got = [knapsack(m[keep], pi[keep], p, k, want_set=w) for w in (True, False)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(kernels, "COMPILED", False)
+        ref = [knapsack(m[keep], pi[keep], p, k, want_set=w) for w in (True, False)]
+    assert got[0][0] == ref[0][0] and got[1][0] == ref[1][0]
+    assert got[0][1].tolist() == ref[0][1].tolist()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_batched_values_equal_the_numpy_dp(monkeypatch, seed: int) -> None:
+    from coschedopt.pack.bnp import kernels
+
+    if not kernels.COMPILED:
+        pytest.skip("numba not installed: only the numpy DP runs")
+    rng = np.random.default_rng(seed)
+    inst = random_pack_instance(30, 6 + 5 * seed, 2 + 3 * seed, seed=seed)
+    table = LevelTable(inst.times, float(inst.times[:, -1].mean()))
+    levels = np.sort(rng.choice(table.L, min(40, table.L), replace=False))
+    pi = np.where(rng.random(inst.n) < 0.2, 0.0, rng.random(inst.n))
+    lo = rng.integers(0, table.L, inst.n)
+    windows = Windows(np.minimum(lo, table.L - 1), np.maximum(lo, rng.integers(0, table.L, inst.n)))
+    got = [knapsack_values(table, levels, pi, inst.max_pack_size, w) for w in (None, windows)]
+    monkeypatch.setattr(kernels, "COMPILED", False)
+    ref = [knapsack_values(table, levels, pi, inst.max_pack_size, w) for w in (None, windows)]
+    assert got[0].tolist() == ref[0].tolist() and got[1].tolist() == ref[1].tolist()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_min_level_equals_the_numpy_search(seed: int) -> None:
+    from coschedopt.pack.bnp import kernels
+
+    if not kernels.COMPILED:
+        pytest.skip("numba not installed: only the numpy search runs")
+    rng = np.random.default_rng(seed)
+    inst = random_pack_instance(40, 8 + 4 * seed, 8, seed=seed)
+    table = LevelTable(inst.times, 1.0)
+    sets = [rng.choice(inst.n, rng.integers(1, min(inst.n, 2 * inst.processors)), replace=False) for _ in range(300)]
+    got = [table.min_level(s) for s in sets]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(kernels, "COMPILED", False)
+        ref = [table.min_level(s) for s in sets]
+    assert got == ref
+    assert -1 in got and any(v > 0 for v in got)  # both outcomes were exercised
 
 
 def all_columns(table: LevelTable, k: int):

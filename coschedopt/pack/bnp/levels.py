@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import kernels
+
 #: above this many (level, task) entries the table of m_i(tau) is computed row by row on demand
 FULL_TABLE_LIMIT = 30_000_000
 
@@ -75,7 +77,11 @@ class LevelTable:
         idx = np.asarray(tasks, dtype=np.int64)
         if idx.size == 0:
             return 0
-        if idx.size > self.p or not self.fits(idx, self.L - 1):
+        if idx.size > self.p:
+            return -1
+        if kernels.COMPILED and self.table is not None:
+            return int(kernels.min_level(self.table, self.first_level, idx, self.p))
+        if not self.fits(idx, self.L - 1):
             return -1
         lo, hi = int(self.first_level[idx].max()), self.L - 1
         while lo < hi:

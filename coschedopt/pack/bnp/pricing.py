@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...core import Deadline
+from . import kernels
 from .levels import LevelTable
 
 #: duals at or below this are treated as zero (HiGHS returns -0.0 and 1e-17 noise)
@@ -119,6 +120,12 @@ def knapsack(m: np.ndarray, pi: np.ndarray, p: int, k: int, *, want_set: bool) -
     kk = min(k, p, nitems)
     ws = np.sort(m)
     one_dim = kk >= nitems or int(ws[: kk + 1].sum()) > p
+    if kernels.COMPILED:
+        w64, prof = np.ascontiguousarray(m, dtype=np.int64), np.ascontiguousarray(pi, dtype=float)
+        if not want_set:
+            return float(kernels.values(w64[None, :], prof[None, :], p, kk, one_dim)[0]), None
+        val, mask = kernels.best_set(w64, prof, p, kk, one_dim)
+        return float(val), np.flatnonzero(mask)
     ml = m.tolist()
     pl = pi.tolist()
     if one_dim:
@@ -193,6 +200,8 @@ def knapsack_values(
     kk = min(k, p, ni)
     base = np.arange(p + 1, 2 * p + 2, dtype=np.int64)
     one_dim = kk >= ni or bool((np.partition(w, kk, axis=1)[:, : kk + 1].sum(axis=1) > p).all())
+    if kernels.COMPILED:
+        return kernels.values(np.ascontiguousarray(w), np.ascontiguousarray(prof, dtype=float), p, kk, one_dim)
     width = 2 * p + 2
     # the gathers index the flat table: row offsets are fixed, only the shift by the weight varies
     if one_dim:

@@ -1,0 +1,139 @@
+"""Compiled inner loops of the pricing: the cardinality-constrained knapsack DP.
+
+The dynamic program of :mod:`.pricing` (F[c, w] = max(F[c, w], F[c-1, w - m_i] + pi_i),
+one update per item) written as plain loops and compiled by numba, where the numpy
+version pays a gather of the whole (count, capacity) table per item and per batch
+of levels.  Same recurrences, same order of the max and plus operations, so the
+values are bit for bit those of the numpy code (the tests check it); the numpy
+code stays the reference and the fallback when numba is not installed
+(:data:`COMPILED`).
+
+Measured on Workload-III, seed 0 (2-core machine, another solve on the other core):
+the batched DP of 64 random levels at random duals takes 3.7 ms instead of 17 ms at
+k = 16 and 0.21 ms instead of 1.9 ms at k = 32 (one-dimensional DP); the cheapest
+level of a set (:func:`_min_level`, the local searches' move evaluation) 1.3 us
+instead of 16 us.  A whole k = 16 solve (best first, no neighbourhood search): root
+column generation 10.9 s instead of 29.4 s, 57 tree nodes instead of 30 after
+285 s, bound 98 623 instead of 98 583.  The first call of each kernel compiles it
+(about 4 s, cached on disk by numba afterwards).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:
+    import numba
+except ImportError:  # pragma: no cover - numba is a dependency; the numpy DP still works without it
+    numba = None
+
+#: whether the compiled kernels are in use (numba importable)
+COMPILED = numba is not None
+
+
+def _jit(fn):
+    return numba.njit(cache=True, nogil=True)(fn) if COMPILED else None
+
+
+def _values(w: np.ndarray, prof: np.ndarray, p: int, kk: int, one_dim: bool) -> np.ndarray:
+    """V for each row b of (w, prof): max sum prof[b, S] s.t. sum w[b, S] <= p, |S| <= kk
+    (|S| unconstrained when ``one_dim``).  Items with w > p or prof <= 0 never help."""
+    nb, ni = w.shape
+    out = np.zeros(nb)
+    if one_dim:
+        f = np.zeros(p + 1)
+        for b in range(nb):
+            f[:] = 0.0
+            for r in range(ni):
+                wr = w[b, r]
+                v = prof[b, r]
+                if wr > p or v <= 0.0:
+                    continue
+                for cap in range(p, wr - 1, -1):
+                    x = f[cap - wr] + v
+                    if x > f[cap]:
+                        f[cap] = x
+            out[b] = f[p]
+        return out
+    g = np.zeros((kk + 1, p + 1))
+    for b in range(nb):
+        g[:, :] = 0.0
+        for r in range(ni):
+            wr = w[b, r]
+            v = prof[b, r]
+            if wr > p or v <= 0.0:
+                continue
+            for c in range(kk, 0, -1):  # rows c - 1 are read before they are updated
+                for cap in range(p, wr - 1, -1):
+                    x = g[c - 1, cap - wr] + v
+                    if x > g[c, cap]:
+                        g[c, cap] = x
+        out[b] = g[kk, p]
+    return out
+
+
+def _best_set(w: np.ndarray, prof: np.ndarray, p: int, kk: int, one_dim: bool) -> tuple[float, np.ndarray]:
+    """The same DP over one item list, keeping every item's table for the traceback:
+    (value, mask of the chosen items), the choice :func:`.pricing.knapsack` makes."""
+    ni = w.size
+    chosen = np.zeros(ni, dtype=np.bool_)
+    if one_dim:
+        h = np.zeros((ni + 1, p + 1))
+        for r in range(ni):
+            h[r + 1, :] = h[r, :]
+            wr = w[r]
+            for cap in range(wr, p + 1):
+                x = h[r, cap - wr] + prof[r]
+                if x > h[r + 1, cap]:
+                    h[r + 1, cap] = x
+        cap = p
+        for r in range(ni - 1, -1, -1):
+            if h[r + 1, cap] != h[r, cap]:
+                chosen[r] = True
+                cap -= w[r]
+        return h[ni, p], chosen
+    t = np.zeros((ni + 1, kk + 1, p + 1))
+    for r in range(ni):
+        t[r + 1, :, :] = t[r, :, :]
+        wr = w[r]
+        for c in range(1, kk + 1):
+            for cap in range(wr, p + 1):
+                x = t[r, c - 1, cap - wr] + prof[r]
+                if x > t[r + 1, c, cap]:
+                    t[r + 1, c, cap] = x
+    c, cap = kk, p
+    for r in range(ni - 1, -1, -1):
+        if t[r + 1, c, cap] != t[r, c, cap]:
+            chosen[r] = True
+            c -= 1
+            cap -= w[r]
+    return t[ni, kk, p], chosen
+
+
+def _min_level(table: np.ndarray, first_level: np.ndarray, idx: np.ndarray, p: int) -> int:
+    """:meth:`.levels.LevelTable.min_level` over the full (L, n) table: the least level
+    where sum_i m_i(tau) <= p (binary search from the highest first level), -1 if none."""
+    top = table.shape[0] - 1
+    lo = 0
+    s = 0
+    for i in idx:
+        lo = max(lo, first_level[i])
+        s += table[top, i]
+    if s > p:
+        return -1
+    hi = top
+    while lo < hi:
+        mid = (lo + hi) // 2
+        s = 0
+        for i in idx:
+            s += table[mid, i]
+        if s <= p:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+values = _jit(_values)
+best_set = _jit(_best_set)
+min_level = _jit(_min_level)
