@@ -123,7 +123,8 @@ def knapsack(m: np.ndarray, pi: np.ndarray, p: int, k: int, *, want_set: bool) -
     if kernels.COMPILED:
         w64, prof = np.ascontiguousarray(m, dtype=np.int64), np.ascontiguousarray(pi, dtype=float)
         if not want_set:
-            return float(kernels.values(w64[None, :], prof[None, :], p, kk, one_dim)[0]), None
+            order = np.argsort(-prof, kind="stable")
+            return float(kernels.values(w64[None, :], prof[None, :], p, kk, one_dim, order)[0]), None
         val, mask = kernels.best_set(w64, prof, p, kk, one_dim)
         return float(val), np.flatnonzero(mask)
     ml = m.tolist()
@@ -201,7 +202,8 @@ def knapsack_values(
     base = np.arange(p + 1, 2 * p + 2, dtype=np.int64)
     one_dim = kk >= ni or bool((np.partition(w, kk, axis=1)[:, : kk + 1].sum(axis=1) > p).all())
     if kernels.COMPILED:
-        return kernels.values(np.ascontiguousarray(w), np.ascontiguousarray(prof, dtype=float), p, kk, one_dim)
+        order = np.argsort(-pi[items], kind="stable")  # a window only zeroes profits: same order per level
+        return kernels.values(np.ascontiguousarray(w), np.ascontiguousarray(prof, dtype=float), p, kk, one_dim, order)
     width = 2 * p + 2
     # the gathers index the flat table: row offsets are fixed, only the shift by the weight varies
     if one_dim:
