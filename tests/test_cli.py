@@ -96,3 +96,26 @@ def test_methods_lists_exact_and_heuristics(capsys):
     assert code == 0
     for name in ("ilp", "ilp-cbc", "enumerate", "matching", "pack-approx", "random-proc-9"):
         assert name in out
+
+
+@pytest.mark.parametrize(
+    ("generate", "method", "options"),
+    [
+        (["random", "--tasks", "4", "--processors", "3", "-k", "2"], "branch-and-price", []),
+        (["random", "--tasks", "3", "--processors", "2", "-k", "2"], "ilp", []),
+        (["combos", "--tasks", "3"], "lp", ["-O", 'backend="pyomo"']),
+        (["combos", "--tasks", "3"], "lp", ["-O", 'backend="highspy"']),
+    ],
+)
+def test_solve_json_stdout_holds_only_the_result_in_a_fresh_process(tmp_path, generate, method, options):
+    # HiGHS >= 1.16 writes a banner on file descriptor 1 when a process builds its first
+    # solver object: capsys does not see it, a fresh process's stdout does
+    import subprocess
+    import sys
+
+    f = tmp_path / "inst.json"
+    cli = [sys.executable, "-c", "import sys; from coschedopt.cli import main; sys.exit(main(sys.argv[1:]))"]
+    subprocess.run([*cli, "generate", *generate, "-o", str(f)], check=True, capture_output=True)
+    out = subprocess.run([*cli, "solve", str(f), "-m", method, *options, "--json"], check=True, capture_output=True, text=True)
+    data = json.loads(out.stdout)  # fails on anything printed around the JSON document
+    assert data["method"] == method and data["status"] == "OPTIMAL"

@@ -2,6 +2,7 @@
 
 from .deadline import Deadline
 from .errors import InputError, MethodRefused
+from .highs import quiet_highs
 from .io import (
     instance_from_dict,
     load_instance,
@@ -50,6 +51,7 @@ __all__ = [
     "method",
     "methods",
     "objective",
+    "quiet_highs",
     "read_json",
     "register_family",
     "save_instance",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
-from ...core import Deadline
+from ...core import Deadline, quiet_highs
 
 INF = highspy.kHighsInf
 #: HiGHS basis status codes, by value (kLower = 0, kBasic = 1, ...)
@@ -29,11 +29,7 @@ Basis = tuple[np.ndarray, np.ndarray]
 
 
 def _new_highs(threads: int | None = None) -> highspy.Highs:
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    if threads is not None:
-        h.setOptionValue("threads", threads)
-    return h
+    return quiet_highs(threads)
 
 
 def _csc(sets: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
