@@ -840,7 +840,7 @@ def _phases(
         st.stats["ils_kicks"] = iterated_local_search(
             st, Deadline(max(1e-3, min(ILS_MAX, ILS_SHARE * rem)) if math.isfinite(rem) else ILS_MAX)
         )
-    if not st.closed() and not st.deadline.expired():
+    if rmp_time > 0 and not st.closed() and not st.deadline.expired():
         rem = st.deadline.remaining()
         _restricted_mip(st, master.sets, min(rmp_time, rem), "restricted master MIP")
     if st.neighbourhoods is not None:
@@ -893,7 +893,7 @@ def solve(
     Options: ``gap`` relative optimality gap to stop at (default 0: proven optimum);
     ``heuristics`` seed the incumbent with the paper's registered heuristics;
     ``max_columns`` cap on enumerated columns (memory); ``rmp_time`` seconds for
-    the restricted-master MIP heuristic; ``cut_rounds`` rounds of subset-row cuts
+    the restricted-master MIP heuristic (0: none, in the tree either); ``cut_rounds`` rounds of subset-row cuts
     (default: 10 when k <= 4, else 0; with cuts the gap is first attacked by the
     staged enumeration, then by the tree); ``pack_count_cuts`` the rounded
     pack-count inequalities (default on); ``tree`` branch after the root (default

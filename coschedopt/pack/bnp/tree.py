@@ -415,7 +415,7 @@ def branch(
                 failed_gap = node_gap
             elif nodes == 1:
                 failed_gap = node_gap
-            if nodes % RMP_EVERY == 0 and rmp_spent < RMP_TREE_SHARE * (time.perf_counter() - t_tree):
+            if rmp_time > 0 and nodes % RMP_EVERY == 0 and rmp_spent < RMP_TREE_SHARE * (time.perf_counter() - t_tree):
                 rem = st.deadline.remaining()
                 t1 = time.perf_counter()
                 _restricted_mip(
