@@ -1004,3 +1004,37 @@ def test_tree_with_plunges_matches_enumerate(monkeypatch, share: float) -> None:
             if share == 0.0:  # no share left after the first plunge
                 assert res.stats["plunges"] == 1
     assert branched >= 5 and found >= 3
+
+
+def _is_schedule(table: LevelTable, k: int, sets: list[tuple[int, ...]]) -> bool:
+    """A partition of the tasks into packs of at most k tasks that fit on p processors."""
+    tasks = sorted(i for s in sets for i in s)
+    return tasks == list(range(table.n)) and all(0 < len(s) <= k and table.min_level(s) >= 0 for s in sets)
+
+
+@pytest.mark.parametrize("completed", [True, False])
+def test_dive_offers_a_schedule_and_gives_the_root_lp_back(monkeypatch, completed: bool) -> None:
+    # the top-down dive offers a partition of the tasks (never cheaper than the optimum);
+    # afterwards the master holds the root LP again (task rows, column bounds, pack-count
+    # rows) plus the columns the dive priced.  Not completed: its column generation is
+    # stopped after the first fix (as by its time box) and the residual is covered greedily
+    from coschedopt.pack.bnp import solver
+
+    steps = 0
+    for seed in range(10):
+        inst = random_pack_instance(14 + seed % 5, 10 + seed % 7, 4 + seed % 3, seed=2100 + seed)
+        table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
+        st, master = _seeded_master(inst, table, seed)
+        root = solver._level_cut_rounds(st, master, solver._column_generation(st, master))
+        rows, ncols = (list(master.level_cuts), list(master.level_upper)), len(master.sets)
+        st.ub, st.best_sets = math.inf, []  # the dive's cover is the only candidate
+        if not completed:
+            monkeypatch.setattr(solver, "_column_generation", lambda *a, **k: solver._CG())
+        solver._dive(st, master)
+        monkeypatch.undo()
+        steps += st.stats["dive_steps"]
+        assert _is_schedule(table, inst.max_pack_size, st.best_sets)
+        assert st.ub * table.scale >= cs.solve(inst, "enumerate").objective * (1 - 1e-9)
+        assert (list(master.level_cuts), list(master.level_upper)) == rows and len(master.sets) >= ncols
+        assert master.solve(Deadline(None)).objective == pytest.approx(root.lp, rel=1e-9)
+    assert steps >= (10 if completed else 5)  # the root LPs were fractional: the dives fixed columns

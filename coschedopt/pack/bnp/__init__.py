@@ -93,7 +93,9 @@ Primal heuristics
     The paper's heuristics, a local search (move a task to another pack or swap
     two tasks, first improvement, optimal 1-pack costs) on every schedule within
     2 % of the incumbent, an iterated local search at the root (two random swaps
-    + local search), column-generation diving, restricted-master MIPs (at the root
+    + local search), a top-down strong dive at the root (fix a column of the
+    highest fractional level, chosen among eight by a trial LP, re-price the rest,
+    repeat: :func:`.solver._dive`), restricted-master MIPs (at the root
     and every 25 nodes, at most 15 % of the tree's time), integral node LPs and the
     enumeration MIPs.  Once a run is past a minute, a large neighbourhood search
     (:mod:`.lns`) frees the tasks of a few packs adjacent in cost and re-solves them

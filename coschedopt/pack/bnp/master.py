@@ -228,10 +228,11 @@ class CoveringMaster:
         self.h.changeColsBounds(ncol, idx, np.zeros(ncol), np.where(ok, INF, 0.0))
         self._bounds_changed = True
 
-    def fix(self, cols: list[int], value: bool) -> None:
-        """Force columns to 1 (``value``) or release them back to [0, inf)."""
-        for c in cols:
-            self.h.changeColBounds(int(c), 1.0 if value else 0.0, INF)
+    def relax_rows(self, covered: np.ndarray) -> None:
+        """Task rows of the ``covered`` tasks (a bool mask) get lower bound 0 (a pack fixed
+        outside the LP holds them), the other task rows 1."""
+        rows = np.arange(self.n, dtype=np.int32)
+        self.h.changeRowsBounds(self.n, rows, np.where(covered, 0.0, 1.0), np.full(self.n, INF))
         self._bounds_changed = True
 
     def _stamp(self, x: np.ndarray | None = None) -> None:
