@@ -18,6 +18,11 @@ Three parts, each printing one line per instance and all written to Markdown
 Example (the full run of the report; hours on a 2-core machine)::
 
     nice .venv/bin/python benchmarks/pack_bnp.py --seeds 0 1 2 --time-limit 600
+
+The report's rows are kept in ``benchmarks/results/bnp.json`` (the parts were run
+as separate commands, listed at the top of the report, and their row files
+concatenated); ``--report-only benchmarks/results/bnp.json --commands ...``
+rebuilds the Markdown from them.
 """
 
 from __future__ import annotations

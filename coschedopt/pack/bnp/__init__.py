@@ -3,7 +3,7 @@
 The paper (Aupy et al., section 4.3) solves the problem exactly only by enumerating
 set partitions or by the ILP of Theorem 4, whose n*n*p binaries and weak relaxation
 stop at about n = 10 on 16 processors.  This package proves the optimum of the
-paper's Workload-II (65 tasks, 16 processors) at every k within a minute, brings
+paper's Workload-II (65 tasks, 16 processors) at every k in about a minute at most, brings
 Workload-III (260 tasks, 32 processors) to a certified gap, and solves Theorem 2's
 3-PARTITION instances with hundreds of tasks and p = B ~ 1000 (measured in
 ``benchmarks/results/bnp.md``).
@@ -24,9 +24,9 @@ Column generation (:mod:`.master`, :mod:`.pricing`)
     are appended with ``addCols`` and the LP re-solved warm (primal simplex after
     new columns, dual simplex after bound changes).  Pricing at level l is the
     cardinality-constrained knapsack V(l) = max {pi(S) : sum m_i(tau_l) <= p,
-    |S| <= k}, a numpy DP over (count, capacity) in O(n k p), batched over up to
-    64 levels per numpy update, per level after removing k-dominated items when a
-    set is wanted.  Since V is non-decreasing in tau, a best-first bisection over
+    |S| <= k}, a DP over (count, capacity) in O(n k p), batched over up to 64
+    levels, per level after removing k-dominated items when a set is wanted
+    (compiled by numba in :mod:`.kernels`; the numpy version is the reference).  Since V is non-decreasing in tau, a best-first bisection over
     the levels prunes every interval that cannot beat the best reduced cost, so
     only the levels that can improve are solved and the minimum reduced cost is
     exact.  Wentges dual smoothing damps the degenerate covering LP.  Seed columns:
@@ -112,7 +112,7 @@ Lower bound (valid at every moment)
     the LP solver's tolerances.  The global bound is the least bound of the open
     tree nodes; with integer data it is rounded up.
 
-Where it stops (Workload-III, 260 tasks, p = 32: gaps are means over seeds 0-2, experiments seed 0)
+Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/results/bnp.md``)
     Up to k = 8 the pack-count cuts close most of the LP gap (0.83 % -> 0.14 % of
     the best cost) and the tree reaches <= 0.1 % within 10 minutes.  At k = 16 and
     32 they change nothing (0.74 % -> 0.73 %): packs are full in processors (16
@@ -123,15 +123,20 @@ Where it stops (Workload-III, 260 tasks, p = 32: gaps are means over seeds 0-2, 
     3, 6 and 10 of them fixed (with all 20 it equals the cost, 98 862, by
     construction: the pack counts at every level fix the cost).  So the tree has to
     find the profile: a count branching moves a child's LP by 5 to 170, and 600 s
-    raise the bound by about 0.1-0.3 %.  A node costs 8-25 s at k = 16, where the
-    pricing DP takes about 60 % of it; at k = 32 the LP re-solves took 74 % (0.27 s
-    each) until the node's pack-count rows entered lazily (:mod:`.tree`): 14-26
-    nodes instead of 9-13 in 600 s.  With that, the time-boxed node probes and
-    wider windows for the neighbourhood search (:mod:`.lns`, busy 490 of 540 s
-    instead of 70-280 s), measured together, the mean gaps went from 0.92 % to
-    0.54 % at k = 32 (each seed gained on both sides: incumbents 0.14-0.27 %
-    cheaper, bounds up by 0.02-0.40 %) and from 0.44 % to 0.32 % at k = 16
-    (35-37 nodes instead of 21-24).  Tried at k = 16 and left out: branching on
+    raise the bound by about 0.1-0.3 % (30-90 nodes; 83 % of the main process is
+    in HiGHS: node column generation ~60 %, strong branching ~25 %, each warm
+    re-solve ~300 simplex iterations, ~0.1 s at k = 32).  The same idea, fixing
+    packs from the most costly down, is the root's strong dive: it gives 78 878
+    at k = 32 seed 0 after 96 s, where the rounding dive it replaced (five
+    partial pricing rounds per fixed column) found nothing below PACK-BY-PACK-9
+    and the run ended at 79 596 (1.26 % gap).  With it the mean gaps are 0.18 %
+    at k = 16 (0.09 / 0.22 / 0.24 %) and 0.23 % at k = 32 (0.30 / 0.28 / 0.10 %),
+    from 0.32 % and 0.54 %.  Both sides still limit: at k = 32 seed 1 the bound
+    (76 998) is 0.006 % below the optimum 77 002.3, which another run of the same
+    code proved in 585 s, while the benchmark's neighbourhood search (whose
+    exchanges with the tree depend on timing) stopped at 77 213; at k = 32 seed 0
+    no run found a schedule below 78 825, 0.29 % above the bound.  Tried at k = 16
+    and left out: branching on
     the total pack count (the LP is already integral in it at no cost: 98372.8 /
     98372.9 for N <= 18 / N >= 19), other branching rules (bound after 300 s without the
     search: 98439 with the tau weighting, the same with tau^2, 98386 unweighted,
@@ -142,7 +147,10 @@ Where it stops (Workload-III, 260 tasks, p = 32: gaps are means over seeds 0-2, 
     level-aggregated MIP relaxation with integer pack counts (HiGHS: bound 97 065
     after 120 s, below the LP).  Tried at k = 32 and left out: strong branching
     limited to 200 dual simplex iterations per child (11 nodes instead of 8 in
-    200 s without the search, but bound 78 488 instead of 78 532), and optimal
+    200 s without the search, but bound 78 488 instead of 78 532), HiGHS pricing
+    options for the master (Dantzig, steepest edge, other price strategies: no
+    faster root), a dive fixing the column of largest x instead of the most
+    costly (80 421 instead of 78 916 after the local search), and optimal
     partitions of the tasks sorted by t(i, 1), t(i, 2), t(i, 4) or t(i, p) into
     runs of consecutive packs (a DP: 80 124 at best, the search reaches 78 897).
 
