@@ -3,10 +3,10 @@
 The paper (Aupy et al., section 4.3) solves the problem exactly only by enumerating
 set partitions or by the ILP of Theorem 4, whose n*n*p binaries and weak relaxation
 stop at about n = 10 on 16 processors.  This package proves the optimum of the
-paper's Workload-II (65 tasks, 16 processors) at every k in about a minute at most, brings
-Workload-III (260 tasks, 32 processors) to a certified gap, and solves Theorem 2's
-3-PARTITION instances with hundreds of tasks and p = B ~ 1000 (measured in
-``benchmarks/results/bnp.md``).
+paper's Workload-II (65 tasks, 16 processors) at every k in about a minute at
+most, brings Workload-III (260 tasks, 32 processors) to a certified gap, and
+solves Theorem 2's 3-PARTITION instances with hundreds of tasks and p = B ~ 1000
+(measured in ``benchmarks/results/bnp.md``).
 
 Formulation (set covering over packs)
     A column is a set S of at most k tasks with a cost level tau, one of the L
@@ -26,11 +26,12 @@ Column generation (:mod:`.master`, :mod:`.pricing`)
     cardinality-constrained knapsack V(l) = max {pi(S) : sum m_i(tau_l) <= p,
     |S| <= k}, a DP over (count, capacity) in O(n k p), batched over up to 64
     levels, per level after removing k-dominated items when a set is wanted
-    (compiled by numba in :mod:`.kernels`; the numpy version is the reference).  Since V is non-decreasing in tau, a best-first bisection over
-    the levels prunes every interval that cannot beat the best reduced cost, so
-    only the levels that can improve are solved and the minimum reduced cost is
-    exact.  Wentges dual smoothing damps the degenerate covering LP.  Seed columns:
-    the singletons and the packs of the paper's heuristics.
+    (compiled by numba in :mod:`.kernels`; the numpy version is the reference).
+    Since V is non-decreasing in tau, a best-first bisection over the levels
+    prunes every interval that cannot beat the best reduced cost, so only the
+    levels that can improve are solved and the minimum reduced cost is exact.
+    Wentges dual smoothing damps the degenerate covering LP.  Seed columns: the
+    singletons and the packs of the paper's heuristics.
 
 Pack-count cuts (rows whose duals keep the pricing a knapsack)
     N(>= l) = sum_{c : level_c >= l} x_c counts the packs of level >= l.  The tasks
@@ -136,14 +137,14 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     code proved in 585 s, while the benchmark's neighbourhood search (whose
     exchanges with the tree depend on timing) stopped at 77 213; at k = 32 seed 0
     no run found a schedule below 78 825, 0.29 % above the bound.  Tried at k = 16
-    and left out: branching on
-    the total pack count (the LP is already integral in it at no cost: 98372.8 /
-    98372.9 for N <= 18 / N >= 19), other branching rules (bound after 300 s without the
-    search: 98439 with the tau weighting, the same with tau^2, 98386 unweighted,
-    98431 kept away from the node's earlier branching levels, 98391 with window
-    branching only), subset-row cuts (the first round's column generation had not
-    converged after 170 s), pricing every level with a negative reduced cost (59
-    instead of 152 root rounds but 20k columns: the same node rate), and a
+    and left out: branching on the total pack count (the LP is already integral in
+    it at no cost: 98372.8 / 98372.9 for N <= 18 / N >= 19), other branching rules
+    (bound after 300 s without the search: 98439 with the tau weighting, the
+    same with tau^2, 98386 unweighted, 98431 kept away from the node's earlier
+    branching levels, 98391 with window branching only), subset-row cuts (the
+    first round's column generation had not converged after 170 s), pricing every
+    level with a negative reduced cost (59 instead of 152 root rounds but 20k
+    columns: the same node rate), and a
     level-aggregated MIP relaxation with integer pack counts (HiGHS: bound 97 065
     after 120 s, below the LP).  Tried at k = 32 and left out: strong branching
     limited to 200 dual simplex iterations per child (11 nodes instead of 8 in

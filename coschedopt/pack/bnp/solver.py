@@ -112,7 +112,7 @@ class _State:
         after the local search of :func:`local_search` (time-boxed) when it is close to or
         better than the incumbent."""
         sets = _partition(sets, self.table)
-        cost = float(sum(self.table.tau[self.table.min_level(s)] for s in sets))
+        cost = _cost(self.table, sets)
         if improve and cost < self.ub * (1 + LOCAL_SEARCH_WINDOW):
             rem = self.deadline.remaining()
             box = Deadline(
@@ -237,6 +237,11 @@ def _partition(sets: list[tuple[int, ...]], table: LevelTable) -> list[tuple[int
         if rest:
             out.append(rest)
     return out
+
+
+def _cost(table: LevelTable, sets: list[tuple[int, ...]]) -> float:
+    """Cost of the packs, each at its cheapest fitting level (Algorithm 1's value), in table units."""
+    return float(sum(table.tau[table.min_level(s)] for s in sets))
 
 
 def allocations(table: LevelTable, sets: list[tuple[int, ...]]) -> list[list[tuple[int, int]]]:
@@ -623,7 +628,7 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
             x = cg.x
             st.log(
                 f"dive step {steps}: a pack at {table.tau[master.levels[best]] * table.scale:.6g} fixed, "
-                f"{int(covered.sum())} tasks, LP {(cg.lp + sum(table.tau[table.min_level(f)] for f in fixed)) * table.scale:.6g}"
+                f"{int(covered.sum())} tasks, LP {(cg.lp + _cost(table, fixed)) * table.scale:.6g}"
             )
         # the residual's LP support, largest x first (all of it when integral; a greedy
         # completion when time ran out), tasks still uncovered alone; offer() makes it a partition
@@ -631,8 +636,8 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
         rest = [r for r in rest if r]
         for r in rest:
             covered[list(r)] = True
-        cover = fixed + rest + [(i,) for i in np.flatnonzero(~covered).tolist()]
-        st.log(f"dive: {steps} steps, cover {sum(table.tau[table.min_level(c)] for c in _partition(cover, table)) * table.scale:.6g}")
+        cover = _partition(fixed + rest + [(i,) for i in np.flatnonzero(~covered).tolist()], table)
+        st.log(f"dive: {steps} steps, cover {_cost(table, cover) * table.scale:.6g}")
         st.offer(cover, f"diving ({steps} steps)")
     finally:
         master.relax_rows(np.zeros(n, dtype=bool))
