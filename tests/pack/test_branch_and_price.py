@@ -1038,3 +1038,28 @@ def test_dive_offers_a_schedule_and_gives_the_root_lp_back(monkeypatch, complete
         assert (list(master.level_cuts), list(master.level_upper)) == rows and len(master.sets) >= ncols
         assert master.solve(Deadline(None)).objective == pytest.approx(root.lp, rel=1e-9)
     assert steps >= (10 if completed else 5)  # the root LPs were fractional: the dives fixed columns
+
+
+def test_node_lp_with_a_count_row_no_column_meets_yet_is_solved_by_pricing() -> None:
+    # a node's lower count row N(>= l) >= 1 at a level above every column of the master
+    # (as when a window branch excludes the only tasks of the columns there): the
+    # restricted master stays feasible (an artificial column), pricing supplies a set
+    # raised to level >= l, and the LP ends without the artificial
+    from coschedopt.pack.bnp import solver
+    from coschedopt.pack.bnp.master import CoveringMaster
+
+    for seed in range(5):
+        inst = random_pack_instance(10, 8, 3, seed=2400 + seed)
+        table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
+        st = solver._State(inst, table, Deadline(None), False, 0.0, seed)
+        master = CoveringMaster(inst.n)
+        master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
+        solver._seed_incumbent(st, master, False)  # singletons only
+        level = int(table.first_level.max()) + 1
+        assert level < table.L
+        master.set_level_rhs({level: 1})
+        cg = solver._column_generation(st, master)
+        assert cg.converged
+        lv = np.asarray(master.levels)[: cg.x.size]
+        assert cg.x[lv < 0].sum() < 1e-9 and cg.x[lv >= level].sum() >= 1 - 1e-9
+        assert cg.lp < master.artificial_cost

@@ -53,9 +53,10 @@ Branch-and-price (:mod:`.tree`)
     pricing a knapsack per level (a count row is one more bonus step, negative
     under an upper bound; a window removes a task from the levels outside it), so
     the DP, the level pruning (inside runs of levels where no window opens or
-    closes) and the Farley bound hold in every node.  Each pack-count row has an
-    artificial column (cost above any schedule) so that an upper bound never makes
-    the restricted master infeasible.  Node-local pack-count cuts use the windows
+    closes) and the Farley bound hold in every node.  Each pack-count row has two
+    artificial columns (coefficients -1 and +1, cost above any schedule) so that
+    neither an upper bound nor a lower bound that a window leaves without columns
+    makes the restricted master infeasible before pricing.  Node-local pack-count cuts use the windows
     (A_l = {i : lo_i >= l}, m_i at hi_i) and enter as rows only once the node LP
     violates them (a count row is dense: all of them at once made the LP 3-5x
     slower).  A node's LP starts from its parent's optimal basis, and past

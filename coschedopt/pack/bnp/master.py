@@ -133,9 +133,12 @@ class CoveringMaster:
     def add_level_cuts(self, cuts: list[tuple[int, int]]) -> None:
         """Add pack-count cuts sum_{c : level_c >= l} x_c >= rhs for the given (l, rhs).
 
-        Each row also gets an artificial column (coefficient -1, cost ``artificial_cost``,
-        empty task set, level -1) so that an upper bound set by a branch can never make
-        the restricted master infeasible; a node LP using it costs more than any schedule.
+        Each row also gets two artificial columns (coefficients -1 and +1, cost
+        ``artificial_cost``, empty task set, level -1) so that the bounds a node sets can
+        never make the restricted master infeasible, before pricing has supplied the columns
+        they need (an upper bound, or a lower bound at a level above a window that now
+        excludes the tasks of the columns there); an LP using one costs more than any
+        schedule.
         """
         lv = np.asarray(self.levels, dtype=np.int64)
         for level, rhs in cuts:
@@ -145,10 +148,11 @@ class CoveringMaster:
             self.level_upper.append(INF)
             row = self.h.getNumRow() - 1
             self._lc_rows.append(row)
-            self.h.addCol(self.artificial_cost, 0.0, INF, 1, np.array([row], np.int32), np.array([-1.0]))
-            self.sets.append(())
-            self.costs.append(self.artificial_cost)
-            self.levels.append(-1)
+            for coef in (-1.0, 1.0):
+                self.h.addCol(self.artificial_cost, 0.0, INF, 1, np.array([row], np.int32), np.array([coef]))
+                self.sets.append(())
+                self.costs.append(self.artificial_cost)
+                self.levels.append(-1)
 
     def set_level_rhs(self, rhs: dict[int, int], upper: dict[int, int] | None = None) -> None:
         """Set every pack-count row to ``rhs[level]`` <= N(>= level) <= ``upper[level]``
