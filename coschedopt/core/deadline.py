@@ -32,3 +32,12 @@ class Deadline:
 
     def expired(self) -> bool:
         return self.time_limit is not None and self.elapsed() >= self.time_limit
+
+    def share(self, fraction: float, cap: float | None = None) -> Deadline:
+        """A deadline for a sub-task: ``fraction`` of the time left, at most ``cap`` seconds,
+        and never zero (a sub-task started as this one expires still gets a millisecond,
+        where ``Deadline(0)`` would raise); without a limit, ``cap`` seconds (None: none)."""
+        rem = self.remaining()
+        if not math.isfinite(rem):
+            return Deadline(cap)
+        return Deadline(max(1e-3, min(fraction * rem, math.inf if cap is None else cap)))

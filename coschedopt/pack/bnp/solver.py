@@ -114,10 +114,7 @@ class _State:
         sets = _partition(sets, self.table)
         cost = _cost(self.table, sets)
         if improve and cost < self.ub * (1 + LOCAL_SEARCH_WINDOW):
-            rem = self.deadline.remaining()
-            box = Deadline(
-                max(1e-3, min(LOCAL_SEARCH_MAX, LOCAL_SEARCH_SHARE * rem)) if math.isfinite(rem) else LOCAL_SEARCH_MAX
-            )
+            box = self.deadline.share(LOCAL_SEARCH_SHARE, LOCAL_SEARCH_MAX)
             better, cost2 = local_search(self.table, self.inst.max_pack_size, sets, box)
             if cost2 < cost - 1e-12 * max(1.0, cost):
                 source += f" + local search ({cost * self.table.scale:.6g})"
@@ -522,8 +519,7 @@ def _cut_rounds(st: _State, master: CoveringMaster, cg: _CG) -> _CG:
     whose duals drive the enumeration (its cut rows stay in the master: valid).
     """
     rounds = 0
-    rem = st.deadline.remaining()
-    box = Deadline(max(1e-3, rem * st.cut_share) if math.isfinite(rem) else None)
+    box = st.deadline.share(st.cut_share)
     while not st.closed() and rounds < st.cut_rounds and not box.expired():
         triples = master.separate(cg.x, st.cuts_per_round)
         if not triples:
@@ -837,9 +833,8 @@ def _enumerate_and_solve(
                 + (cuts.penalty(c) if cuts is not None else 0.0)
                 for lv, c in cols
             ]
-            rem = dl.remaining()
             cap = 30.0 if windows is None else 2.0  # in a tree node it is only a primal heuristic
-            box = Deadline(max(1e-3, min(cap, 0.1 * rem)) if math.isfinite(rem) else cap)
+            box = dl.share(0.1, cap)
             found = _cover_search(st.inst.n, sets, rcs, min(delta, st.ub - d), box)
             if found is not None:
                 st.offer([sets[c] for c in found], f"cover search (delta {delta:.3g})")
@@ -886,13 +881,9 @@ def _phases(
                 cg = _level_cut_rounds(st, master, cg)
     st.stats["columns"] = len(master.sets)
     if not st.closed() and not st.deadline.expired():
-        rem = st.deadline.remaining()
-        _dive(st, master, Deadline(DIVE_SHARE * rem) if math.isfinite(rem) else None)
+        _dive(st, master, st.deadline.share(DIVE_SHARE))
     if not st.closed() and not st.deadline.expired():
-        rem = st.deadline.remaining()
-        st.stats["ils_kicks"] = iterated_local_search(
-            st, Deadline(max(1e-3, min(ILS_MAX, ILS_SHARE * rem)) if math.isfinite(rem) else ILS_MAX)
-        )
+        st.stats["ils_kicks"] = iterated_local_search(st, st.deadline.share(ILS_SHARE, ILS_MAX))
     if rmp_time > 0 and not st.closed() and not st.deadline.expired():
         rem = st.deadline.remaining()
         _restricted_mip(st, master.sets, min(rmp_time, rem), "restricted master MIP")
@@ -905,10 +896,7 @@ def _phases(
         cg = _cut_rounds(st, master, cg)
         st.stats["columns"] = len(master.sets)
         if master.cuts and not st.closed() and not st.deadline.expired():
-            rem = st.deadline.remaining()
-            _dive(
-                st, master, Deadline(max(1e-3, rem / 4)) if math.isfinite(rem) else None
-            )  # the cut LP is closer to integral
+            _dive(st, master, st.deadline.share(0.25))  # the cut LP is closer to integral
     if cg.converged and not st.closed() and not st.deadline.expired():
         # with subset-row cuts the staged enumeration closes small packs' gaps best;
         # the tree (whose pricing would have to branch on the cuts) comes after it

@@ -69,7 +69,6 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ...core import Deadline
 from .master import BASIC, Basis, CoveringMaster
 from .pricing import Windows
 from .solver import (
@@ -223,7 +222,7 @@ def _count_branch(
                     upper_c[level] = min(hi_c, upper_c.get(level, hi_c))
                 master.set_level_rhs(need_c, upper_c)
                 master.start_from(start)
-                box = Deadline(max(1e-3, min(STRONG_LP_TIME, st.deadline.remaining())))
+                box = st.deadline.share(1.0, STRONG_LP_TIME)
                 sol = master.solve(box)
                 st.stats["strong_branching_lps"] = st.stats.get("strong_branching_lps", 0) + 1
                 if sol is None:  # out of time: keep what was measured
