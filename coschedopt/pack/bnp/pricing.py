@@ -26,6 +26,7 @@ reduced cost is at most delta, by depth-first search with suffix-DP bounds
 
 from __future__ import annotations
 
+import bisect
 import functools
 import heapq
 import math
@@ -433,13 +434,14 @@ def price(
     """
     L, tau = table.L, table.tau
     bon = np.zeros(L) if bonus is None else np.asarray(bonus, dtype=float)
-    bsteps = np.flatnonzero(np.diff(bon) != 0) + 1  # levels where B changes
+    bsteps = (np.flatnonzero(np.diff(bon) != 0) + 1).tolist()  # levels where B changes
+    bvals = bon.tolist()
 
     def bmax(x: int, y: int) -> float:
-        """max B(l) over x <= l <= y (B is a step function: its value at x and at its steps)."""
-        i0, i1 = np.searchsorted(bsteps, x, side="right"), np.searchsorted(bsteps, y, side="right")
-        m = float(bon[x])
-        return max(m, float(bon[bsteps[i0:i1]].max())) if i1 > i0 else m
+        """max B(l) over x <= l <= y (B is a step function: its value at x and at its steps);
+        Python lists and bisect: called per interval, where numpy's per-call cost dominated."""
+        i0, i1 = bisect.bisect_right(bsteps, x), bisect.bisect_right(bsteps, y)
+        return max(bvals[x], *(bvals[v] for v in bsteps[i0:i1])) if i1 > i0 else bvals[x]
     topk = topk_by_level(table, pi, k)
     res = Pricing(min_rc=math.inf, ratio_ub=0.0)
     vlo: dict[int, float] = {}
