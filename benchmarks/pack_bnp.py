@@ -70,6 +70,8 @@ def run_bnp(inst, time_limit: float, seed: int) -> dict:
         "lns": res.stats.get("lns"),
         "message": res.message,
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        # the largest of the finished worker processes (the neighbourhood search) so far
+        "peak_rss_workers_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
     }
 
 
@@ -260,6 +262,12 @@ def markdown(rows: list, args) -> str:
     rss = [r["bnp"].get("peak_rss_mib") for r in rows if r["bnp"].get("peak_rss_mib")]
     if rss:
         out += ["", f"Peak resident memory of the benchmark process: {max(rss):.0f} MiB."]
+    workers = [r["bnp"].get("peak_rss_workers_mib") for r in rows if r["bnp"].get("peak_rss_workers_mib")]
+    if workers:
+        out[-1] += (
+            f" Largest worker process (neighbourhood search): {max(workers):.0f} MiB; the two together"
+            f" stayed below {max(rss) + max(workers):.0f} MiB."
+        )
     return "\n".join(out) + "\n"
 
 
