@@ -152,9 +152,17 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     200 s without the search, but bound 78 488 instead of 78 532), HiGHS pricing
     options for the master (Dantzig, steepest edge, other price strategies: no
     faster root), a dive fixing the column of largest x instead of the most
-    costly (80 421 instead of 78 916 after the local search), and optimal
+    costly (80 421 instead of 78 916 after the local search), optimal
     partitions of the tasks sorted by t(i, 1), t(i, 2), t(i, 4) or t(i, p) into
-    runs of consecutive packs (a DP: 80 124 at best, the search reaches 78 897).
+    runs of consecutive packs (a DP: 80 124 at best, the search reaches 78 897),
+    the same top-down dive from tree nodes (depth >= 5, within 25 % of the tree's
+    time, the node's windows and count rows kept, less the fixed packs: the dive
+    from node 6 ended at a cover of 79 036 at seed 0, and of 96 825 at k = 16 seed 1,
+    both above the incumbent before the local search; seed 0 ended at 78 829 /
+    78 584, the dives' time taken from the tree), and plunges that go on with the
+    sibling of a pruned node (seed 0: the only plunge stops on its bound,
+    PLUNGE_QUOT, at depth 8, also with PLUNGE_QUOT = 0.9, so nothing changed: 78 825
+    / 78 599).
 
 Complexity: per pricing pass O(E n k p) for the E evaluated levels (E << L in
 practice); per enumeration O(C n) numpy-vectorised search steps for C output
