@@ -260,14 +260,15 @@ def markdown(rows: list, args) -> str:
             )
             out.append("lower bound, so it is an upper bound on the true gap.")
     rss = [r["bnp"].get("peak_rss_mib") for r in rows if r["bnp"].get("peak_rss_mib")]
-    if rss:
-        out += ["", f"Peak resident memory of the benchmark process: {max(rss):.0f} MiB."]
     workers = [r["bnp"].get("peak_rss_workers_mib") for r in rows if r["bnp"].get("peak_rss_workers_mib")]
-    if workers:
-        out[-1] += (
-            f" Largest worker process (neighbourhood search): {max(workers):.0f} MiB; the two together"
-            f" stayed below {max(rss) + max(workers):.0f} MiB."
-        )
+    if rss:
+        line = f"Peak resident memory of the benchmark process: {max(rss):.0f} MiB."
+        if workers:
+            line += (
+                f" Largest worker process (neighbourhood search): {max(workers):.0f} MiB; the two together"
+                f" stayed below {max(rss) + max(workers):.0f} MiB."
+            )
+        out += ["", line]
     return "\n".join(out) + "\n"
 
 

@@ -683,15 +683,16 @@ def test_neighbourhood_search_in_a_worker_process(monkeypatch) -> None:
     child.join()
 
 
-def _seeded_master(inst: PackInstance, table: LevelTable, seed: int):
-    """(solver state, master holding the heuristics' columns) as the solver starts them."""
+def _seeded_master(inst: PackInstance, table: LevelTable, seed: int, heuristics: bool = True):
+    """(solver state, master holding the singletons and, with ``heuristics``, the heuristics'
+    columns) as the solver starts them."""
     from coschedopt.pack.bnp import solver
     from coschedopt.pack.bnp.master import CoveringMaster
 
     st = solver._State(inst, table, Deadline(None), False, 0.0, seed)
     master = CoveringMaster(inst.n)
     master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
-    solver._seed_incumbent(st, master, True)
+    solver._seed_incumbent(st, master, heuristics)
     return st, master
 
 
@@ -1046,15 +1047,11 @@ def test_node_lp_with_a_count_row_no_column_meets_yet_is_solved_by_pricing() -> 
     # restricted master stays feasible (an artificial column), pricing supplies a set
     # raised to level >= l, and the LP ends without the artificial
     from coschedopt.pack.bnp import solver
-    from coschedopt.pack.bnp.master import CoveringMaster
 
     for seed in range(5):
         inst = random_pack_instance(10, 8, 3, seed=2400 + seed)
         table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
-        st = solver._State(inst, table, Deadline(None), False, 0.0, seed)
-        master = CoveringMaster(inst.n)
-        master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
-        solver._seed_incumbent(st, master, False)  # singletons only
+        st, master = _seeded_master(inst, table, seed, heuristics=False)  # singletons only
         level = int(table.first_level.max()) + 1
         assert level < table.L
         master.set_level_rhs({level: 1})

@@ -56,10 +56,10 @@ Branch-and-price (:mod:`.tree`)
     closes) and the Farley bound hold in every node.  Each pack-count row has two
     artificial columns (coefficients -1 and +1, cost above any schedule) so that
     neither an upper bound nor a lower bound that a window leaves without columns
-    makes the restricted master infeasible before pricing.  Node-local pack-count cuts use the windows
-    (A_l = {i : lo_i >= l}, m_i at hi_i) and enter as rows only once the node LP
-    violates them (a count row is dense: all of them at once made the LP 3-5x
-    slower).  A node's LP starts from its parent's optimal basis, and past
+    makes the restricted master infeasible before pricing.  Node-local pack-count
+    cuts use the windows (A_l = {i : lo_i >= l}, m_i at hi_i) and enter as rows
+    only once the node LP violates them (a count row is dense: all of them at once
+    made the LP 3-5x slower).  A node's LP starts from its parent's optimal basis, and past
     9000 columns a node first deletes the master's idle columns of largest
     reduced cost down to 6000 (a dual simplex iteration prices every column: at
     Workload-III k = 32 it took 0.52 ms with 10k columns, 0.18 ms with 3k, and
