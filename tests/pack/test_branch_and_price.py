@@ -697,11 +697,12 @@ def _seeded_master(inst: PackInstance, table: LevelTable, seed: int, heuristics:
 
 
 def test_strong_count_branching_picks_a_fractional_count_and_restores_the_rows() -> None:
-    # the chosen (level, N) is a fractional pack count of the LP point, and the node's
-    # rows (bounds of every pack-count row) and LP are as before
+    # the chosen (level, N) is a fractional pack count of the LP point, the node's rows
+    # (bounds of every pack-count row) and LP are as before, and the children's bases
+    # returned are optimal for the children's LPs
     from coschedopt.pack.bnp import solver, tree
 
-    branched = 0
+    branched = with_bases = 0
     for seed in range(8):
         inst = random_pack_instance(24, 10, 4, seed=1700 + seed)
         table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
@@ -723,11 +724,24 @@ def test_strong_count_branching_picks_a_fractional_count_and_restores_the_rows()
             assert not fractional
             continue
         branched += 1
-        level, value, _ = choice
+        level, value, _, bases = choice
         assert fractional.get(level) == pytest.approx(value)
         lp = master.solve(Deadline(None))  # the master is back to the node's LP
         assert lp.objective == pytest.approx(cg.lp, rel=1e-9)
-    assert branched >= 3
+        if bases is None:
+            continue
+        # each child's basis is optimal for that child's LP: a solve from it takes no iteration
+        with_bases += 1
+        for basis, (need_c, upper_c) in zip(
+            bases, (({**need}, {level: math.floor(value)}), ({**need, level: math.ceil(value)}, {})), strict=True
+        ):
+            master.set_level_rhs(need_c, upper_c)
+            master.start_from(basis)
+            child = master.solve(Deadline(None))
+            assert child is not None and child.objective > cg.lp - 1e-9
+            assert master.h.getInfo().simplex_iteration_count == 0
+        master.set_level_rhs(need, {})
+    assert branched >= 3 and with_bases >= 1
 
 
 def test_neighbourhood_search_gives_unproven_windows_more_time(monkeypatch) -> None:

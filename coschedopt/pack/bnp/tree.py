@@ -100,9 +100,13 @@ STRONG_CANDIDATES = 5
 STRONG_LP_TIME = 5.0
 #: once the master holds more than PURGE_ABOVE columns, a node starts by deleting the
 #: columns of largest reduced cost (outside the LP support for PURGE_AGE solves, nonbasic
-#: in the LP and in the open nodes' stored bases) down to PURGE_TO (CoveringMaster.purge)
-PURGE_ABOVE = 9000
-PURGE_TO = 6000
+#: in the LP and in the open nodes' stored bases) down to PURGE_TO (CoveringMaster.purge).
+#: Workload-III k = 16, seeds 0 / 1 / 2, 300 s, tree without the neighbourhood search: with
+#: 4500 / 3000 (and the children started from their strong-branching bases) 44 / 53 / 61
+#: nodes, bound 98 589 / 96 105 / 86 629, against 35 / 37 / 38 nodes, 98 563 / 96 062 /
+#: 86 614 with 9000 / 6000 (k = 32 seed 0: 25 nodes, 78 550 against 22, 78 556)
+PURGE_ABOVE = 4500
+PURGE_TO = 3000
 PURGE_AGE = 100
 #: plunging: after branching, the tree goes on with a child of the node (down to a leaf)
 #: while the plunges have taken at most this share of the tree's time, quartered for each
@@ -124,7 +128,8 @@ class _Node:
     failed_gap: float = field(compare=False, default=math.inf)  # node gap at which an ancestor's probe failed
     count_lo: dict = field(compare=False, default_factory=dict)  # level -> least N(>= level) (branches)
     count_hi: dict = field(compare=False, default_factory=dict)  # level -> most N(>= level) (branches)
-    basis: Basis | None = field(compare=False, default=None)  # the parent's optimal LP basis
+    # where its LP starts: its strong-branching LP's optimal basis, else its parent's
+    basis: Basis | None = field(compare=False, default=None)
 
 
 def _cutoff(st: _State) -> float:
@@ -186,9 +191,10 @@ def _count_branch(
     need: dict[int, int],
     upper: dict[int, int],
     strong: bool = True,
-) -> tuple[int, float, bool] | None:
-    """(level l, N(>= l), whether the up child N >= ceil looks better) to branch on; None
-    when every pack count is integral.
+) -> tuple[int, float, bool, tuple[Basis, Basis] | None] | None:
+    """(level l, N(>= l), whether the up child N >= ceil looks better, the optimal bases of
+    the down and up children's strong-branching LPs or None) to branch on; None when every
+    pack count is integral.
 
     Candidates: the ``STRONG_CANDIDATES`` most fractional counts, weighted by tau_l
     (the cost an extra or a missing pack above l moves).  Each one's children are
@@ -197,6 +203,8 @@ def _count_branch(
     over ``lp``, each capped at the node's gap, wins, and the child with the smaller
     increase is the one to plunge into.  Without ``strong`` (a node of a plunge) the
     first candidate is taken and the plunge rounds its count to the nearest integer.
+    The children start their column generation from the winner's two bases: their
+    first dual simplex re-solve is then already done.
     """
     levels, counts = master.level_counts(x)
     frac = counts - np.floor(counts)
@@ -206,14 +214,15 @@ def _count_branch(
         return None
     cands = ok[np.argsort(-score[ok], kind="stable")][: STRONG_CANDIDATES if strong else 1].tolist()
     if len(cands) == 1:
-        return int(levels[cands[0]]), float(counts[cands[0]]), bool(frac[cands[0]] >= 0.5)
+        return int(levels[cands[0]]), float(counts[cands[0]]), bool(frac[cands[0]] >= 0.5), None
     cap = max(_cutoff(st) - lp, 1e-9)
     best, best_score, best_up = cands[0], -math.inf, bool(frac[cands[0]] >= 0.5)
+    best_bases = None
     start = master.basis()  # each child is re-solved from the node's optimal basis
     try:
         for c in cands:
             level, value = int(levels[c]), float(counts[c])
-            gains = []
+            gains, bases = [], []
             for lo_c, hi_c in ((None, math.floor(value)), (math.ceil(value), None)):
                 need_c, upper_c = dict(need), dict(upper)
                 if lo_c is not None:
@@ -226,15 +235,16 @@ def _count_branch(
                 sol = master.solve(box)
                 st.stats["strong_branching_lps"] = st.stats.get("strong_branching_lps", 0) + 1
                 if sol is None:  # out of time: keep what was measured
-                    return int(levels[best]), float(counts[best]), best_up
+                    return int(levels[best]), float(counts[best]), best_up, best_bases
                 gains.append(min(cap, max(sol.objective - lp, 0.0)))
+                bases.append(master.basis())
             product = max(gains[0], 1e-6 * cap) * max(gains[1], 1e-6 * cap)
             if product > best_score:
-                best, best_score, best_up = c, product, gains[1] < gains[0]
+                best, best_score, best_up, best_bases = c, product, gains[1] < gains[0], (bases[0], bases[1])
     finally:
         master.set_level_rhs(need, upper)
         master.start_from(start)
-    return int(levels[best]), float(counts[best]), best_up
+    return int(levels[best]), float(counts[best]), best_up, best_bases
 
 
 def _node_lp(
@@ -427,16 +437,17 @@ def branch(
             count = _count_branch(st, master, cg.x, cg.lp, need, node.count_hi, strong=not plunging)
             if count is not None:
                 count_branches += 1
-                level, value, up_first = count
+                level, value, up_first, kid_bases = count
                 kids = []
-                for lo_c, hi_c in ((None, math.floor(value)), (math.ceil(value), None)):
+                for side, (lo_c, hi_c) in enumerate(((None, math.floor(value)), (math.ceil(value), None))):
                     clo, chi = dict(node.count_lo), dict(node.count_hi)
                     if lo_c is not None:
                         clo[level] = max(lo_c, clo.get(level, 0))
                     if hi_c is not None:
                         chi[level] = min(hi_c, chi.get(level, hi_c))
                     tick += 1
-                    kids.append(_Node(bound, tick, node.lo, node.hi, node.depth + 1, failed_gap, clo, chi, basis))
+                    kid_basis = basis if kid_bases is None else kid_bases[side]
+                    kids.append(_Node(bound, tick, node.lo, node.hi, node.depth + 1, failed_gap, clo, chi, kid_basis))
                 if up_first:
                     kids.reverse()
                 plunge = kids[0]
