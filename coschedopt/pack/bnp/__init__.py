@@ -135,11 +135,18 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     partial pricing rounds per fixed column) found nothing below PACK-BY-PACK-9
     and the run ended at 79 596 (1.26 % gap).  With it the mean gaps are 0.18 %
     at k = 16 (0.09 / 0.22 / 0.24 %) and 0.23 % at k = 32 (0.30 / 0.28 / 0.10 %),
-    from 0.32 % and 0.54 %.  Both sides still limit: at k = 32 seed 1 the bound
+    from 0.32 % and 0.54 %.  The smaller master and the children's strong-branching
+    bases then gave 17-26 % more nodes at k = 16 in the same 600 s (105-111
+    instead of 87-93) but the same bounds within 17, and gaps of 0.10 / 0.26 /
+    0.27 % (k = 16) and 0.27 / 0.08 / 0.22 % (k = 32): the incumbents of the
+    neighbourhood search move both ways from run to run (k = 32 seed 2: 72 248
+    against 72 180), so one run per seed does not resolve a 0.1 % change.
+    Both sides still limit: at k = 32 seed 1 the bound
     (76 998) is 0.006 % below the optimum 77 002.3, which another run of the same
     code proved in 585 s, while the benchmark's neighbourhood search (whose
-    exchanges with the tree depend on timing) stopped at 77 213; at k = 32 seed 0
-    no run found a schedule below 78 825, 0.29 % above the bound.  Tried at k = 16
+    exchanges with the tree depend on timing) stopped at 77 213 (77 061 in the
+    rerun); at k = 32 seed 0 no run found a schedule below 78 825, 0.27 % above
+    the best bound (78 610).  Tried at k = 16
     and left out: branching on the total pack count (the LP is already integral in
     it at no cost: 98372.8 / 98372.9 for N <= 18 / N >= 19), other branching rules
     (bound after 300 s without the search: 98439 with the tau weighting, the
