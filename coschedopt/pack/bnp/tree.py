@@ -183,6 +183,15 @@ def _children(node: _Node, i: int, h: int) -> list[tuple[np.ndarray, np.ndarray]
     return [(lo, hi) for lo, hi in ((node.lo, left_hi), (right_lo, node.hi)) if lo[i] <= hi[i]]
 
 
+def _count_split(lo: dict, hi: dict, level: int, value: float) -> tuple[tuple[dict, dict], tuple[dict, dict]]:
+    """The pack-count bounds (least, most N(>= l) by level) of the two children of a
+    branching on N(>= ``level``) = ``value``: N <= floor(value) | N >= ceil(value)."""
+    down_hi, up_lo = dict(hi), dict(lo)
+    down_hi[level] = min(math.floor(value), hi.get(level, math.inf))
+    up_lo[level] = max(math.ceil(value), lo.get(level, 0))
+    return (dict(lo), down_hi), (up_lo, dict(hi))
+
+
 def _count_branch(
     st: _State,
     master: CoveringMaster,
@@ -223,12 +232,7 @@ def _count_branch(
         for c in cands:
             level, value = int(levels[c]), float(counts[c])
             gains, bases = [], []
-            for lo_c, hi_c in ((None, math.floor(value)), (math.ceil(value), None)):
-                need_c, upper_c = dict(need), dict(upper)
-                if lo_c is not None:
-                    need_c[level] = max(lo_c, need_c.get(level, 0))
-                if hi_c is not None:
-                    upper_c[level] = min(hi_c, upper_c.get(level, hi_c))
+            for need_c, upper_c in _count_split(need, upper, level, value):
                 master.set_level_rhs(need_c, upper_c)
                 master.start_from(start)
                 box = st.deadline.share(1.0, STRONG_LP_TIME)
@@ -439,14 +443,9 @@ def branch(
                 count_branches += 1
                 level, value, up_first, kid_bases = count
                 kids = []
-                for side, (lo_c, hi_c) in enumerate(((None, math.floor(value)), (math.ceil(value), None))):
-                    clo, chi = dict(node.count_lo), dict(node.count_hi)
-                    if lo_c is not None:
-                        clo[level] = max(lo_c, clo.get(level, 0))
-                    if hi_c is not None:
-                        chi[level] = min(hi_c, chi.get(level, hi_c))
+                split = _count_split(node.count_lo, node.count_hi, level, value)
+                for (clo, chi), kid_basis in zip(split, kid_bases or (basis, basis), strict=True):
                     tick += 1
-                    kid_basis = basis if kid_bases is None else kid_bases[side]
                     kids.append(_Node(bound, tick, node.lo, node.hi, node.depth + 1, failed_gap, clo, chi, kid_basis))
                 if up_first:
                     kids.reverse()
