@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import coschedopt as cs
 from coschedopt.core import Deadline
 from coschedopt.pack import PackInstance, min_processors_single_pack, validate_schedule
+from coschedopt.pack.bnp import solver
 from coschedopt.pack.bnp.levels import LevelTable
 from coschedopt.pack.bnp.pricing import (
     Cuts,
@@ -77,6 +78,14 @@ def check_result(inst: PackInstance, res, optimum: float) -> None:
     assert res.lower_bound >= optimum * (1 - 1e-7)
 
 
+@pytest.fixture(autouse=True)
+def _column_generation_path(monkeypatch) -> None:
+    """These tests exercise column generation, the cuts and the tree, which instances
+    with few task sets would skip (they start from the complete master): the tests of
+    that path ask for it with ``complete_master``."""
+    monkeypatch.setattr(solver, "COMPLETE_MASTER_MAX", 0)
+
+
 # --------------------------------------------------------------------------- exactness
 
 
@@ -111,6 +120,56 @@ def test_medium_random_instances_match_enumerate(seed: int) -> None:
     inst = random_pack_instance(10, 8, 3 + seed % 3, seed=seed, integer=seed % 2 == 1)
     res = cs.solve(inst, METHOD, heuristics=False)
     check_result(inst, res, brute_force_optimum(inst))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pack_instances(max_n=7, max_p=6))
+def test_complete_master_optimum_equals_brute_force(inst: PackInstance) -> None:
+    res = cs.solve(inst, METHOD, complete_master=10**6)
+    check_result(inst, res, brute_force_optimum(inst))
+    assert "cg_rounds" not in res.stats  # no column generation (nor heuristics: the singletons may close it)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_complete_master_on_medium_instances_matches_enumerate(seed: int) -> None:
+    # 10-12 tasks, k = 3: 175-298 task sets, fractional LPs among them
+    inst = random_pack_instance(10 + seed % 3, 16, 3, seed=seed, integer=seed % 2 == 1)
+    res = cs.solve(inst, METHOD, complete_master=500)
+    assert "complete_master" in res.stats
+    check_result(inst, res, cs.solve(inst, "enumerate").objective)
+
+
+def test_complete_master_falls_back_to_column_generation_when_the_search_stops(monkeypatch) -> None:
+    real = solver._cover_search
+    monkeypatch.setattr(solver, "_cover_search", lambda *a, **kw: real(*a, **{**kw, "node_limit": 1}))
+    for seed in range(4):
+        inst = random_pack_instance(8, 8, 3, seed=seed)
+        res = cs.solve(inst, METHOD, complete_master=10**6, lns=False)
+        assert "complete_master" in res.stats and "cg_rounds" in res.stats
+        check_result(inst, res, brute_force_optimum(inst))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_least_cover_search_equals_brute_force(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 7))
+    sets = sorted({tuple(sorted(rng.choice(n, int(rng.integers(1, 4)), replace=False).tolist())) for _ in range(12)})
+    sets += [(i,) for i in range(n) if (i,) not in sets]
+    rcs = rng.uniform(0, 1, len(sets)).round(2).tolist()
+    exact = [
+        sum(rcs[c] for c in chosen)
+        for r in range(1, n + 1)
+        for chosen in itertools.combinations(range(len(sets)), r)
+        if sorted(i for c in chosen for i in sets[c]) == list(range(n))
+    ]
+    budget = float(rng.uniform(0, 3))
+    least, exhausted = solver._cover_search(n, sets, rcs, budget, Deadline(None), best=True)
+    assert exhausted
+    if min(exact) > budget + 1e-9:
+        assert least is None
+    else:
+        assert sorted(i for c in least for i in sets[c]) == list(range(n))
+        assert sum(rcs[c] for c in least) == pytest.approx(min(exact))
 
 
 # --------------------------------------------------------------------------- time limit, options

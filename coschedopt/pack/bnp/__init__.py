@@ -33,6 +33,18 @@ Column generation (:mod:`.master`, :mod:`.pricing`)
     Wentges dual smoothing damps the degenerate covering LP.  Seed columns: the
     singletons and the packs of the paper's heuristics.
 
+Small instances: the complete master (:func:`.solver._solve_complete`)
+    With at most 500 task sets of size <= k (n = 14 at k = 3, n = 10 at k = 4),
+    the master starts with all of them, each at its cheapest level: its LP is the
+    full LP (no pricing) and, since any partition costs sum_i pi_i plus its
+    columns' reduced costs, an exact-cover branch and bound over the reduced costs
+    (:func:`.solver._cover_search`, Algorithm X order) below the incumbent's gap
+    finds the optimum and proves it when it is exhausted.  The paper's heuristics
+    are skipped; past its node limit the search hands over to column generation.
+    On random instances (p = 16, n = 6-14, k = 2-4, the slowest of 3 seeds, no
+    neighbourhood search) this takes 1.7-30 ms against 15-207 ms by column
+    generation; a HiGHS MIP over the same columns takes 5 ms to start up alone.
+
 Pack-count cuts (rows whose duals keep the pricing a knapsack)
     N(>= l) = sum_{c : level_c >= l} x_c counts the packs of level >= l.  The tasks
     A_l that cannot finish before tau_l need N(>= l) >= ceil(max(|A_l| / min(k, p),

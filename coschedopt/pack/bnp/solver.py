@@ -5,6 +5,7 @@ method, its lower bounds and why it closes the gap this way.
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
 import time
@@ -47,6 +48,9 @@ DIVE_CANDIDATES = 8
 DIVE_MIN_X = 0.05
 #: time box of the root's dive, as a share of the time left
 DIVE_SHARE = 0.2
+#: instances with at most this many task sets of size <= k start from the complete master
+#: (every set at its cheapest level): no heuristics, and the MIP over it is the proof
+COMPLETE_MASTER_MAX = 500
 #: time box of the MIP of a tree node's probe over its enumerated columns (seconds): at Workload-III
 #: k = 32, seed 1, one such MIP took 220 s of a 600 s run to close a single node
 NODE_MIP_TIME = 30.0
@@ -75,6 +79,7 @@ class _State:
     node_level_cuts: list | None = None  # the same, tightened in the current tree node
     node_level_upper: list | None = None  # and their upper bounds there (count branches)
     best_sets: list[tuple[int, ...]] = field(default_factory=list)
+    complete: list[tuple[int, ...]] | None = None  # every feasible task set, when the master starts complete
     neighbourhoods: Any = None  # the large neighbourhood search (.lns.Neighbourhoods), if on
     ub: float = math.inf  # scaled
     lb: float = 0.0  # scaled, certified
@@ -266,13 +271,23 @@ def _add_schedule(st: _State, master: CoveringMaster, schedule: PackSchedule, so
     st.offer(sets, source, improve=improve)
 
 
+def _set_count(n: int, k: int) -> int:
+    """Number of task sets of size 1..k: sum_s C(n, s)."""
+    return sum(math.comb(n, s) for s in range(1, min(n, k) + 1))
+
+
 def _seed_incumbent(st: _State, master: CoveringMaster, use_heuristics: bool) -> None:
-    """Singletons (each task alone on p processors), then the paper's heuristics if registered."""
+    """Singletons (each task alone on p processors), then the paper's heuristics if
+    registered; or, when ``st.complete`` holds every feasible set, those sets instead of
+    the heuristics (:func:`_solve_complete` finishes the job)."""
     n = st.inst.n
     singles = [(i,) for i in range(n)]
     lv = [int(st.table.first_level[i]) for i in range(n)]
     master.add(singles, [float(st.table.tau[v]) for v in lv], lv)
     st.offer(singles, "singletons", improve=False)
+    if st.complete is not None:
+        _add_columns(st, master, [st.column(s) for s in st.complete])
+        return
     if not use_heuristics:
         return
     known = set(methods("pack"))
@@ -681,14 +696,22 @@ def _restricted_mip(
 
 
 def _cover_search(
-    n: int, sets: list[tuple[int, ...]], rcs: list[float], budget: float, dl: Deadline, node_limit: int = 200_000
-) -> list[int] | None:
+    n: int,
+    sets: list[tuple[int, ...]],
+    rcs: list[float],
+    budget: float,
+    dl: Deadline,
+    node_limit: int = 200_000,
+    best: bool = False,
+):
     """Exact cover by the given columns with total reduced cost <= ``budget``: depth-first
     search in the manner of Knuth's Algorithm X (branch on the uncovered task with the
-    fewest live columns, cheapest columns first).  A primal heuristic: with the
-    enumeration duals a partition costs D + its total reduced cost, so a cover within
-    budget is a schedule within ``budget`` of the bound; ``None`` when none is found
-    within the node limit or the deadline.
+    fewest live columns, cheapest columns first; reduced costs >= 0, so a partial cover
+    over budget is pruned).  A primal heuristic: with the enumeration duals a partition
+    costs D + its total reduced cost, so a cover within budget is a schedule within
+    ``budget`` of the bound; ``None`` when none is found within the node limit or the
+    deadline.  With ``best`` the search goes on below each cover found (branch and
+    bound) and returns (the least cover or ``None``, whether the search was exhausted).
     """
     order = sorted(range(len(sets)), key=lambda c: rcs[c])
     live: list[set[int]] = [set() for _ in range(n)]
@@ -697,6 +720,7 @@ def _cover_search(
             live[i].add(c)
     uncovered = set(range(n))
     chosen: list[int] = []
+    least: list[int] | None = None
     nodes = 0
     stop = False
 
@@ -711,9 +735,12 @@ def _cover_search(
         return gone
 
     def search(spent: float) -> bool:
-        nonlocal nodes, stop
+        nonlocal nodes, stop, budget, least
         if not uncovered:
-            return True
+            if not best:
+                return True
+            least, budget = list(chosen), spent - 1e-12
+            return False
         nodes += 1
         if nodes > node_limit or (nodes % 16 == 0 and dl.expired()):
             stop = True
@@ -741,7 +768,10 @@ def _cover_search(
                 return False
         return False
 
-    return list(chosen) if search(0.0) else None
+    found = search(0.0)
+    if best:
+        return least, not stop
+    return list(chosen) if found else None
 
 
 def _enumerate_and_solve(
@@ -867,12 +897,49 @@ def _enumerate_and_solve(
     return proven
 
 
+def _complete_sets(inst: PackInstance, table: LevelTable) -> list[tuple[int, ...]]:
+    """Every set of at most k tasks that fits on p processors at some level."""
+    n, k, top = inst.n, inst.max_pack_size, table.L - 1
+    return [c for s in range(1, min(n, k) + 1) for c in itertools.combinations(range(n), s) if table.fits(list(c), top)]
+
+
+def _solve_complete(st: _State, master: CoveringMaster) -> None:
+    """Solve an instance whose master holds every column (each set at its cheapest level,
+    the pack's optimal cost, Algorithm 1): the master LP is the full LP, so its value is
+    a bound without pricing, and the exact cover of least total reduced cost at its
+    duals is the optimum (a partition costs sum_i pi_i + the sum of its columns'
+    reduced costs, for any pi), searched by :func:`_cover_search` below the gap."""
+    st.stats["complete_master"] = len(master.sets)
+    lp = master.solve(st.deadline)
+    if lp is None:
+        return
+    scale = st.table.scale
+    st.stats["lp_bound"] = st.stats["lp_bound_plain"] = float(lp.objective * scale)
+    st.raise_lb(lp.objective * (1 - BOUND_SAFETY), "complete LP")
+    costs = np.asarray(master.costs)
+    rcs = np.array([costs[c] - lp.duals[list(s)].sum() for c, s in enumerate(master.sets)])
+    # the LP's reduced costs are >= 0 up to the simplex tolerance: the search runs on their
+    # positive parts, and a partition's cost is within n * neg of what the search sees
+    slack = st.inst.n * max(0.0, -float(rcs.min()))
+    d = float(lp.duals.sum())
+    found, exhausted = _cover_search(
+        st.inst.n, master.sets, np.maximum(rcs, 0.0).tolist(), st.ub - d + slack, st.deadline, best=True
+    )
+    if found is not None:
+        st.offer([master.sets[c] for c in found], "least-cost exact cover", improve=False)
+    if exhausted:  # no partition costs less than the incumbent, up to twice the slack
+        st.raise_lb(st.ub - 2 * slack, "exhausted cover search")
+
+
 def _phases(
     st: _State, master: CoveringMaster, max_columns: int, rmp_time: float, pack_count_cuts: bool, tree: bool
 ) -> None:
     """The root (column generation, cuts, primal heuristics, enumeration probe), then
-    the tree or the staged enumeration, until the gap is closed or time is up."""
+    the tree or the staged enumeration, until the gap is closed or time is up; a
+    complete master goes from its LP to :func:`_solve_complete` instead."""
     cg = _CG()
+    if st.complete is not None and not st.closed():
+        _solve_complete(st, master)
     if not st.closed():
         cg = _column_generation(st, master)
         if cg.converged:
@@ -925,6 +992,7 @@ def solve(
     lns: bool = True,
     lns_workers: int | None = None,
     start: PackSchedule | None = None,
+    complete_master: int | None = None,
 ) -> Result:
     """Exact: set-covering column generation (knapsack pricing per cost level), pack-count
     cuts, then a branch-and-price tree (on pack counts, then on the tasks' level windows)
@@ -946,7 +1014,10 @@ def solve(
     machine has two cores or more, else 0; the worker is started by spawn, so a
     script calling this at top level needs the ``if __name__ == "__main__":``
     guard); ``start`` a schedule of this instance to start from (its packs become
-    columns and its cost the first upper bound).
+    columns and its cost the first upper bound); ``complete_master`` an instance with at
+    most this many task sets of size <= k starts from all of them and is solved by
+    :func:`_solve_complete`, without the heuristics (default ``COMPLETE_MASTER_MAX``;
+    0: never).
     Returns the best schedule, a certified lower bound and ``TIME_LIMIT`` when
     ``time_limit`` stops it.
     """
@@ -962,6 +1033,10 @@ def solve(
     if cut_rounds is None:  # subset-row cuts on triples pay off for small packs only (bnp.md)
         cut_rounds = AUTO_CUT_ROUNDS if instance.max_pack_size <= AUTO_CUT_MAX_K else 0
     st.cut_rounds = int(cut_rounds)
+    if complete_master is None:
+        complete_master = COMPLETE_MASTER_MAX
+    if _set_count(instance.n, instance.max_pack_size) <= complete_master:
+        st.complete = _complete_sets(instance, table)
     st.probe_columns = int(probe_columns)
     st.stats.update(levels=table.L)
     # trivial bounds: the longest task alone on p processors; the total least work over p
