@@ -39,20 +39,31 @@ def one_system(job: tuple[float, float, int, int, tuple[float, ...], float, str]
     lo, hi, n, seed, ks, measure_time, a_plus = job
     inst = random_combos_instance(n, lo, hi, seed=seed)
     opt = cs.solve(inst, "lp", backend="highspy").objective
-    out = {"alpha": [lo, hi], "seed": seed, "opt": opt, "max_speed": inst.max_speed,
-           "fcs": cs.solve(inst, "fcs").objective / opt, "search": {}}
+    out = {
+        "alpha": [lo, hi],
+        "seed": seed,
+        "opt": opt,
+        "max_speed": inst.max_speed,
+        "fcs": cs.solve(inst, "fcs").objective / opt,
+        "search": {},
+    }
     for name in STRATEGIES:
         for k in ks:
             res = cs.solve(inst, name, seed=seed, k=k, measure_time=measure_time, a_plus=a_plus)
-            out["search"][f"{name}@{k}"] = {"ratio": res.objective / opt, "measurements": res.stats["measurements"],
-                                            "measuring_time": res.stats["measuring_time"]}
+            out["search"][f"{name}@{k}"] = {
+                "ratio": res.objective / opt,
+                "measurements": res.stats["measurements"],
+                "measuring_time": res.stats["measuring_time"],
+            }
     return out
 
 
 def table(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[float, ...], a_plus: str) -> str:
     cols = ["FCS"] + [f"{s[7:].upper()} k={k}" for s in STRATEGIES for k in ks]
-    lines = [f"competitive ratio = makespan / LP optimum, mean (max) over the systems; a^+ reading: {a_plus}",
-             f"{'alpha':>11} | " + " | ".join(f"{c:>13}" for c in cols)]
+    lines = [
+        f"competitive ratio = makespan / LP optimum, mean (max) over the systems; a^+ reading: {a_plus}",
+        f"{'alpha':>11} | " + " | ".join(f"{c:>13}" for c in cols),
+    ]
     for lo, hi in ranges:
         rs = [r for r in results if r["alpha"] == [lo, hi]]
         cells = [np.array([r["fcs"] for r in rs])]
@@ -64,14 +75,18 @@ def table(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[floa
     lines.append("overall max: " + ", ".join(f"{k} {max(v):.3f}" for k, v in allr.items()))
     worst = max(r["fcs"] / (2 - 1 / r["max_speed"]) for r in results)
     lines.append(f"FCS / Theorem 1 bound (2 - 1/a*): max {worst:.3f} (must be <= 1)")
-    share = [r["search"][key]["measuring_time"] / (r["search"][key]["ratio"] * r["opt"])
-             for r in results for key in r["search"]]
+    share = [
+        r["search"][key]["measuring_time"] / (r["search"][key]["ratio"] * r["opt"])
+        for r in results
+        for key in r["search"]
+    ]
     lines.append(f"time spent measuring / makespan, all search runs: mean {np.mean(share):.2f}")
     return "\n".join(lines)
 
 
-def figures(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[float, ...], out: Path,
-            tag: str, a_plus: str) -> None:
+def figures(
+    results: list[dict], ranges: list[tuple[float, float]], ks: tuple[float, ...], out: Path, tag: str, a_plus: str
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -112,7 +127,7 @@ def figures(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[fl
     for s in STRATEGIES:
         best = min(ks, key=lambda k, s=s: series(f"{s}@{k}")[0].mean())
         mean, mx = series(f"{s}@{best}")
-        line, = ax.plot(x, mean, marker="o", label=f"{s[7:].upper()} (k = {best})")
+        (line,) = ax.plot(x, mean, marker="o", label=f"{s[7:].upper()} (k = {best})")
         ax.plot(x, mx, ls=":", lw=0.8, color=line.get_color())
     ax.axhline(2.0, color="red", lw=0.8, ls="--", label="FCS bound 2")
     ax.set_xticks(x, labels, rotation=45, ha="right")
@@ -133,8 +148,12 @@ def main() -> None:
     ap.add_argument("--alphas", default=DEFAULT_ALPHAS, help="comma-separated LO-HI ranges")
     ap.add_argument("--k", default="0.6,0.8,0.9,0.99")
     ap.add_argument("--measure-time", type=float, default=10.0)
-    ap.add_argument("--a-plus", default=A_PLUS_READINGS[0], choices=A_PLUS_READINGS,
-                    help="reading of a^+ in PI and EI (default: %(default)s, the literal one)")
+    ap.add_argument(
+        "--a-plus",
+        default=A_PLUS_READINGS[0],
+        choices=A_PLUS_READINGS,
+        help="reading of a^+ in PI and EI (default: %(default)s, the literal one)",
+    )
     ap.add_argument("--no-figures", action="store_true", help="write the table and JSON only")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
@@ -144,8 +163,11 @@ def main() -> None:
     ks = tuple(float(k) for k in args.k.split(","))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(lo, hi, args.tasks, args.seed + 1000 * r + s, ks, args.measure_time, args.a_plus)
-            for r, (lo, hi) in enumerate(ranges) for s in range(args.systems)]
+    jobs = [
+        (lo, hi, args.tasks, args.seed + 1000 * r + s, ks, args.measure_time, args.a_plus)
+        for r, (lo, hi) in enumerate(ranges)
+        for s in range(args.systems)
+    ]
     t0 = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
@@ -159,9 +181,20 @@ def main() -> None:
     tag = "" if args.a_plus == A_PLUS_READINGS[0] else f"_{args.a_plus}"
     tag += "" if args.measure_time == 10.0 else f"_mt{args.measure_time:g}"
     (out / f"combos_competitive{tag}.txt").write_text(text + "\n")
-    (out / f"combos_competitive{tag}.json").write_text(json.dumps(
-        {"systems": args.systems, "tasks": args.tasks, "k": ks, "measure_time": args.measure_time,
-         "a_plus": args.a_plus, "seed": args.seed, "results": results}, indent=0))
+    (out / f"combos_competitive{tag}.json").write_text(
+        json.dumps(
+            {
+                "systems": args.systems,
+                "tasks": args.tasks,
+                "k": ks,
+                "measure_time": args.measure_time,
+                "a_plus": args.a_plus,
+                "seed": args.seed,
+                "results": results,
+            },
+            indent=0,
+        )
+    )
     if not args.no_figures:
         figures(results, ranges, ks, out, tag, args.a_plus)
 

@@ -57,27 +57,34 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rows = []
-    head = (f"{'n':>3} {'combinations':>13} {'nonzeros':>11} {'gen s':>7} {'build s':>8} {'solve s':>8} "
-            f"{'LP s':>7} {'iters':>6} {'used':>5} {'peak GiB':>9} {'FCS/OPT':>8} {'pyomo s':>8} status")
+    head = (
+        f"{'n':>3} {'combinations':>13} {'nonzeros':>11} {'gen s':>7} {'build s':>8} {'solve s':>8} "
+        f"{'LP s':>7} {'iters':>6} {'used':>5} {'peak GiB':>9} {'FCS/OPT':>8} {'pyomo s':>8} status"
+    )
     print(head, flush=True)
     for n in range(args.n_min, args.n_max + 1):
-        proc = subprocess.run([sys.executable, "-c", CHILD, str(n), str(args.seed), str(args.pyomo_max)],
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            [sys.executable, "-c", CHILD, str(n), str(args.seed), str(args.pyomo_max)], capture_output=True, text=True
+        )
         if proc.returncode != 0:
             print(f"{n:>3} failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr else proc.returncode}")
             break
         r = json.loads(proc.stdout.strip().splitlines()[-1])
         rows.append(r)
         py = f"{r['pyomo_s']:8.2f}" if "pyomo_s" in r else f"{'-':>8}"
-        print(f"{n:>3} {r['combinations']:>13,} {r['nonzeros']:>11,} {r['generate_s']:7.2f} {r['build_s']:8.2f} "
-              f"{r['solve_s']:8.2f} {r['lp_total_s']:7.2f} {r['iterations']:>6} {r['used']:>5} "
-              f"{r['peak_rss_gib']:9.3f} {r['fcs_ratio']:8.4f} {py} {r['status']}", flush=True)
+        print(
+            f"{n:>3} {r['combinations']:>13,} {r['nonzeros']:>11,} {r['generate_s']:7.2f} {r['build_s']:8.2f} "
+            f"{r['solve_s']:8.2f} {r['lp_total_s']:7.2f} {r['iterations']:>6} {r['used']:>5} "
+            f"{r['peak_rss_gib']:9.3f} {r['fcs_ratio']:8.4f} {py} {r['status']}",
+            flush=True,
+        )
     (out / "combos_lp_scaling.json").write_text(json.dumps(rows, indent=1))
     lines = [head] + [
         f"{r['n']:>3} {r['combinations']:>13,} {r['nonzeros']:>11,} {r['generate_s']:7.2f} {r['build_s']:8.2f} "
         f"{r['solve_s']:8.2f} {r['lp_total_s']:7.2f} {r['iterations']:>6} {r['used']:>5} {r['peak_rss_gib']:9.3f} "
         f"{r['fcs_ratio']:8.4f} " + (f"{r['pyomo_s']:8.2f}" if "pyomo_s" in r else f"{'-':>8}") + f" {r['status']}"
-        for r in rows]
+        for r in rows
+    ]
     (out / "combos_lp_scaling.txt").write_text("\n".join(lines) + "\n")
     if rows:
         import matplotlib

@@ -101,7 +101,9 @@ def part_ilp(args, rows: list) -> None:
             inst = random_pack_instance(n, 16, args.ilp_k, seed=seed)
             b = run_bnp(inst, args.time_limit, seed)
             if b["time"] < SHORT_RUN:
-                b["time_runs"] = [b["time"]] + [run_bnp(inst, args.time_limit, seed)["time"] for _ in range(SHORT_RUNS - 1)]
+                b["time_runs"] = [b["time"]] + [
+                    run_bnp(inst, args.time_limit, seed)["time"] for _ in range(SHORT_RUNS - 1)
+                ]
                 b["time"] = statistics.median(b["time_runs"])
             r, ti = run_ilp(inst, args.ilp_time_limit, seed)
             if ti < SHORT_RUN_ILP:

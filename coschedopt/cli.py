@@ -62,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--method", "-m", required=True, help="method name (see 'coschedopt methods')")
     sp.add_argument("--time-limit", "-t", type=float, default=None, help="seconds; returns the best found so far")
     sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    sp.add_argument("--option", "-O", action="append", default=[], metavar="NAME=VALUE", help="method option (JSON value)")
+    sp.add_argument(
+        "--option", "-O", action="append", default=[], metavar="NAME=VALUE", help="method option (JSON value)"
+    )
     sp.add_argument("--repair", action="store_true", help="repair profiles breaking the model's assumptions")
     sp.add_argument("--json", action="store_true", help="print exactly one JSON object (the Result) on stdout")
     sp.add_argument("--verbose", "-v", action="store_true", help="progress of the method on stderr")

@@ -18,7 +18,9 @@ def run(capsys, *argv):
 @pytest.fixture
 def inst_file(tmp_path, capsys):
     f = tmp_path / "inst.json"
-    code, _, err = run(capsys, "generate", "random", "--tasks", "6", "--processors", "5", "-k", "3", "--seed", "4", "-o", str(f))
+    code, _, err = run(
+        capsys, "generate", "random", "--tasks", "6", "--processors", "5", "-k", "3", "--seed", "4", "-o", str(f)
+    )
     assert code == 0 and "wrote" in err
     return f
 
@@ -84,7 +86,9 @@ def test_malformed_json_instance(tmp_path, capsys):
 
 def test_profile_breaking_eq1_needs_repair(tmp_path, capsys):
     f = tmp_path / "inst.json"
-    f.write_text(json.dumps({"kind": "pack", "processors": 2, "max_pack_size": 2, "tasks": [{"name": "A", "times": [1.0, 2.0]}]}))
+    f.write_text(
+        json.dumps({"kind": "pack", "processors": 2, "max_pack_size": 2, "tasks": [{"name": "A", "times": [1.0, 2.0]}]})
+    )
     code, _, err = run(capsys, "solve", str(f), "-m", "enumerate")
     assert code == 2 and "task 'A' breaks Eq. (1)" in err
     code, out, _ = run(capsys, "solve", str(f), "-m", "enumerate", "--repair", "--json")
@@ -116,6 +120,8 @@ def test_solve_json_stdout_holds_only_the_result_in_a_fresh_process(tmp_path, ge
     f = tmp_path / "inst.json"
     cli = [sys.executable, "-c", "import sys; from coschedopt.cli import main; sys.exit(main(sys.argv[1:]))"]
     subprocess.run([*cli, "generate", *generate, "-o", str(f)], check=True, capture_output=True)
-    out = subprocess.run([*cli, "solve", str(f), "-m", method, *options, "--json"], check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [*cli, "solve", str(f), "-m", method, *options, "--json"], check=True, capture_output=True, text=True
+    )
     data = json.loads(out.stdout)  # fails on anything printed around the JSON document
     assert data["method"] == method and data["status"] == "OPTIMAL"

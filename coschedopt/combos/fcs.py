@@ -60,11 +60,15 @@ def fcs_masks(instance: CombosInstance) -> list[tuple[int, float]]:
 
 
 @method("combos", "fcs", exact=False)
-def fcs(instance: CombosInstance, *, time_limit: float | None = None, seed: int | None = None,
-        verbose: bool = False) -> Result:
+def fcs(
+    instance: CombosInstance, *, time_limit: float | None = None, seed: int | None = None, verbose: bool = False
+) -> Result:
     """FCS: run the fastest combination of unfinished tasks until one finishes (section 3.2; <= (2 - 1/a*) OPT)."""
     segs = fcs_masks(instance)
     sched = CombosSchedule.from_masks(instance, segs)
-    return Result(Status.FEASIBLE, sched, lower_bound=trivial_lower_bound(instance),
-                  stats={"iterations": len(segs), "ratio_bound": fcs_ratio_bound(instance),
-                         "max_speed": instance.max_speed})
+    return Result(
+        Status.FEASIBLE,
+        sched,
+        lower_bound=trivial_lower_bound(instance),
+        stats={"iterations": len(segs), "ratio_bound": fcs_ratio_bound(instance), "max_speed": instance.max_speed},
+    )

@@ -52,8 +52,10 @@ def random_combos_instance(
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
         raise InputError(f"the number of tasks must be a positive integer, got {n!r}", where="tasks")
     if not (0 < alpha_low <= alpha_high <= 1):
-        raise InputError(f"need 0 < alpha_low <= alpha_high <= 1, got alpha_low={alpha_low!r}, "
-                         f"alpha_high={alpha_high!r}", where="alpha")
+        raise InputError(
+            f"need 0 < alpha_low <= alpha_high <= 1, got alpha_low={alpha_low!r}, alpha_high={alpha_high!r}",
+            where="alpha",
+        )
     if max_size is None or max_size >= n:
         check_all_combinations(n, what="generating all combinations")
         masks = all_combination_masks(n)
@@ -97,8 +99,13 @@ def random_combos_instance(
     if full:
         a = a[:, 1:]
     name = f"random-n{n}-a{alpha_low:g}-{alpha_high:g}" + (f"-k{max_size}" if max_size < n else "") + f"-s{seed}"
-    meta = {"generator": "kuchumov-korkhov-section7", "seed": seed, "alpha_low": alpha_low,
-            "alpha_high": alpha_high, "alpha": alpha.tolist()}
+    meta = {
+        "generator": "kuchumov-korkhov-section7",
+        "seed": seed,
+        "alpha_low": alpha_low,
+        "alpha_high": alpha_high,
+        "alpha": alpha.tolist(),
+    }
     if max_size < n:
         meta["max_size"] = int(max_size)
     return CombosInstance(b, masks, a, name=name, meta=meta)
@@ -106,22 +113,45 @@ def random_combos_instance(
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tasks", type=int, required=True, metavar="N", help="number of tasks n")
-    p.add_argument("--alpha-low", type=float, default=DEFAULT_ALPHA[0], metavar="A",
-                   help=f"lower end of the per-task alpha range (default {DEFAULT_ALPHA[0]})")
-    p.add_argument("--alpha-high", type=float, default=DEFAULT_ALPHA[1], metavar="B",
-                   help=f"upper end of the per-task alpha range (default {DEFAULT_ALPHA[1]})")
-    p.add_argument("--max-size", type=int, default=None, metavar="K",
-                   help="only combinations of at most K tasks (a sparse set; default: all 2^n - 1)")
+    p.add_argument(
+        "--alpha-low",
+        type=float,
+        default=DEFAULT_ALPHA[0],
+        metavar="A",
+        help=f"lower end of the per-task alpha range (default {DEFAULT_ALPHA[0]})",
+    )
+    p.add_argument(
+        "--alpha-high",
+        type=float,
+        default=DEFAULT_ALPHA[1],
+        metavar="B",
+        help=f"upper end of the per-task alpha range (default {DEFAULT_ALPHA[1]})",
+    )
+    p.add_argument(
+        "--max-size",
+        type=int,
+        default=None,
+        metavar="K",
+        help="only combinations of at most K tasks (a sparse set; default: all 2^n - 1)",
+    )
 
 
-def _make(*, tasks: int, alpha_low: float = DEFAULT_ALPHA[0], alpha_high: float = DEFAULT_ALPHA[1],
-          max_size: int | None = None, seed: int | None = 0) -> CombosInstance:
+def _make(
+    *,
+    tasks: int,
+    alpha_low: float = DEFAULT_ALPHA[0],
+    alpha_high: float = DEFAULT_ALPHA[1],
+    max_size: int | None = None,
+    seed: int | None = 0,
+) -> CombosInstance:
     return random_combos_instance(tasks, alpha_low, alpha_high, seed=seed, max_size=max_size)
 
 
-register_generator(Generator(
-    name="combos",
-    help="the combos paper's random systems (section 7): b ~ U[100, 200], speeds shrinking by U[alpha, 1] per added task",
-    add_arguments=_add_arguments,
-    make=_make,
-))
+register_generator(
+    Generator(
+        name="combos",
+        help="the combos paper's random systems (section 7): b ~ U[100, 200], speeds shrinking by U[alpha, 1] per added task",
+        add_arguments=_add_arguments,
+        make=_make,
+    )
+)

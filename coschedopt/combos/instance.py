@@ -151,18 +151,22 @@ class CombosInstance:
         bad = ~np.isfinite(b) | (b <= 0)
         if bad.any():
             i = int(np.argmax(bad))
-            raise InputError(f"task {names[i]!r}: work must be a positive finite number, got {b[i]!r}",
-                             where=f"tasks[{i}].work")
+            raise InputError(
+                f"task {names[i]!r}: work must be a positive finite number, got {b[i]!r}", where=f"tasks[{i}].work"
+            )
         masks = np.array(self.masks, dtype=np.int64).reshape(-1)
         # no copy of a float64 matrix (1M columns at n = 20): the instance takes it over and freezes it
         a = np.asarray(self.speeds, dtype=float)
         if a.shape != (n, masks.shape[0]):
-            raise InputError(f"speeds must have shape (n, m) = ({n}, {masks.shape[0]}), got {a.shape}",
-                             where="combinations")
+            raise InputError(
+                f"speeds must have shape (n, m) = ({n}, {masks.shape[0]}), got {a.shape}", where="combinations"
+            )
         if masks.size and (masks.min() < 1 or masks.max() >= 2**n):
             j = int(np.argmax((masks < 1) | (masks >= 2**n)))
-            raise InputError(f"combination bitmask {int(masks[j])} is not a non-empty set of the {n} tasks",
-                             where=f"combinations[{j}]")
+            raise InputError(
+                f"combination bitmask {int(masks[j])} is not a non-empty set of the {n} tasks",
+                where=f"combinations[{j}]",
+            )
         if masks.size > 1 and np.any(masks[1:] < masks[:-1]):
             order = np.argsort(masks, kind="stable")
             masks, a = masks[order], a[:, order]
@@ -187,8 +191,11 @@ class CombosInstance:
             )
         if np.any((a != 0) & ~member):
             i, j = map(int, np.argwhere(~member & (a != 0))[0])
-            raise InputError(f"task {names[i]!r} is not in combination {_fmt(names, masks[j])} but has speed "
-                             f"{a[i, j]!r} there (must be 0)", where="combinations")
+            raise InputError(
+                f"task {names[i]!r} is not in combination {_fmt(names, masks[j])} but has speed "
+                f"{a[i, j]!r} there (must be 0)",
+                where="combinations",
+            )
         singles = np.int64(1) << np.arange(n, dtype=np.int64)
         pos = np.searchsorted(masks, singles)
         present = (pos < masks.size) & (masks[np.minimum(pos, masks.size - 1)] == singles)
@@ -333,8 +340,9 @@ class CombosInstance:
             names.append(str(t.get("name", f"T{i + 1}")))
             w = t["work"]
             if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w) or w <= 0:
-                raise InputError(f"task {names[-1]!r}: work must be a positive finite number, got {w!r}",
-                                 where=f"tasks[{i}].work")
+                raise InputError(
+                    f"task {names[-1]!r}: work must be a positive finite number, got {w!r}", where=f"tasks[{i}].work"
+                )
             work.append(float(w))
         n = len(names)
         if n > MAX_TASKS:
@@ -345,8 +353,9 @@ class CombosInstance:
         index = {nm: i for i, nm in enumerate(names)}
         combos = data.get("combinations")
         if combos is None:
-            raise InputError("missing field 'combinations' (the allowed combinations and their speeds)",
-                             where="combinations")
+            raise InputError(
+                "missing field 'combinations' (the allowed combinations and their speeds)", where="combinations"
+            )
         if not isinstance(combos, list):
             raise InputError(f"'combinations' must be a list, got {type(combos).__name__}", where="combinations")
         masks = np.empty(len(combos), dtype=np.int64)
@@ -354,26 +363,32 @@ class CombosInstance:
         for j, c in enumerate(combos):
             where = f"combinations[{j}]"
             if not isinstance(c, dict) or not isinstance(c.get("tasks"), list) or not isinstance(c.get("speeds"), list):
-                raise InputError(f"a combination must be {{'tasks': [names], 'speeds': [numbers]}}, got {c!r}",
-                                 where=where)
+                raise InputError(
+                    f"a combination must be {{'tasks': [names], 'speeds': [numbers]}}, got {c!r}", where=where
+                )
             ct, cs = c["tasks"], c["speeds"]
             if not ct:
                 raise InputError("a combination needs at least one task", where=where)
             if len(cs) != len(ct):
-                raise InputError(f"{len(ct)} tasks but {len(cs)} speeds (one speed per task, in the same order)",
-                                 where=where)
+                raise InputError(
+                    f"{len(ct)} tasks but {len(cs)} speeds (one speed per task, in the same order)", where=where
+                )
             mask = 0
             for t, s in zip(ct, cs, strict=True):
                 if t not in index:
-                    raise InputError(f"unknown task {t!r} in combination {ct!r}; tasks are {', '.join(names)}",
-                                     where=f"{where}.tasks")
+                    raise InputError(
+                        f"unknown task {t!r} in combination {ct!r}; tasks are {', '.join(names)}",
+                        where=f"{where}.tasks",
+                    )
                 i = index[t]
                 if (mask >> i) & 1:
                     raise InputError(f"task {t!r} listed twice in combination {ct!r}", where=f"{where}.tasks")
                 mask |= 1 << i
                 if isinstance(s, bool) or not isinstance(s, int | float) or not math.isfinite(s) or s <= 0:
-                    raise InputError(f"speed of task {t!r} in combination {ct!r} must be a positive finite number, "
-                                     f"got {s!r}", where=f"{where}.speeds")
+                    raise InputError(
+                        f"speed of task {t!r} in combination {ct!r} must be a positive finite number, got {s!r}",
+                        where=f"{where}.speeds",
+                    )
                 rows_all.append(i)
                 cols_all.append(j)
                 vals_all.append(float(s))
@@ -383,16 +398,20 @@ class CombosInstance:
         if repair_profiles:
             _check_singletons(masks, names)
             speeds = repair_monotone(speeds, masks)
-        return cls(np.array(work), masks, speeds, tuple(names), str(data.get("name", "instance")),
-                   dict(data.get("meta", {})))
+        return cls(
+            np.array(work), masks, speeds, tuple(names), str(data.get("name", "instance")), dict(data.get("meta", {}))
+        )
 
 
 def _check_singletons(masks: np.ndarray, names: Sequence[str]) -> None:
     have = set(int(x) for x in masks)
     for i, nm in enumerate(names):
         if (1 << i) not in have:
-            raise InputError(f"task {nm!r} has no singleton combination [{nm!r}]: every task must be allowed to run "
-                             "alone (its solo speed normalises its other speeds)", where="combinations")
+            raise InputError(
+                f"task {nm!r} has no singleton combination [{nm!r}]: every task must be allowed to run "
+                "alone (its solo speed normalises its other speeds)",
+                where="combinations",
+            )
 
 
 def _fmt(names: Sequence[str], mask: int | np.integer) -> str:

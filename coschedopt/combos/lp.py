@@ -117,10 +117,12 @@ def solve_lp_pyomo(instance: CombosInstance, *, time_limit: float | None = None)
     if tc == "convergenceCriteriaSatisfied":
         res.solution_loader.load_vars()
         duals = res.solution_loader.get_duals()
-        out.update(status="optimal",
-                   x=np.array([model.x[j].value or 0.0 for j in range(m)]),
-                   y=np.array([duals[model.work[i]] for i in range(n)]),
-                   objective=float(res.incumbent_objective))
+        out.update(
+            status="optimal",
+            x=np.array([model.x[j].value or 0.0 for j in range(m)]),
+            y=np.array([duals[model.work[i]] for i in range(n)]),
+            objective=float(res.incumbent_objective),
+        )
     elif tc in ("maxTimeLimit", "iterationLimit"):
         out["status"] = "time_limit"
     return out
@@ -160,9 +162,21 @@ def solve_lp_highspy(instance: CombosInstance, *, time_limit: float | None = Non
     if time_limit is not None:
         h.setOptionValue("time_limit", float(max(time_limit, 1e-3)))
     status = h.passModel(
-        m, n, int(value.size), int(highspy.MatrixFormat.kColwise), int(highspy.ObjSense.kMinimize), 0.0,
-        np.ones(m), np.zeros(m), np.full(m, highspy.kHighsInf), b.astype(float), b.astype(float),
-        start, index, value, np.zeros(m, dtype=np.int32),  # integrality: all continuous
+        m,
+        n,
+        int(value.size),
+        int(highspy.MatrixFormat.kColwise),
+        int(highspy.ObjSense.kMinimize),
+        0.0,
+        np.ones(m),
+        np.zeros(m),
+        np.full(m, highspy.kHighsInf),
+        b.astype(float),
+        b.astype(float),
+        start,
+        index,
+        value,
+        np.zeros(m, dtype=np.int32),  # integrality: all continuous
     )
     del start, index, value
     if status == highspy.HighsStatus.kError:
@@ -171,13 +185,24 @@ def solve_lp_highspy(instance: CombosInstance, *, time_limit: float | None = Non
     h.run()
     t2 = time.perf_counter()
     ms = h.getModelStatus()
-    out: dict[str, Any] = {"status": "error", "x": None, "y": None, "objective": None,
-                           "message": h.modelStatusToString(ms), "build_time": t1 - t0, "solve_time": t2 - t1,
-                           "iterations": int(h.getInfo().simplex_iteration_count)}
+    out: dict[str, Any] = {
+        "status": "error",
+        "x": None,
+        "y": None,
+        "objective": None,
+        "message": h.modelStatusToString(ms),
+        "build_time": t1 - t0,
+        "solve_time": t2 - t1,
+        "iterations": int(h.getInfo().simplex_iteration_count),
+    }
     if ms == highspy.HighsModelStatus.kOptimal:
         sol = h.getSolution()
-        out.update(status="optimal", x=np.asarray(sol.col_value, dtype=float), y=np.asarray(sol.row_dual, dtype=float),
-                   objective=float(h.getInfo().objective_function_value))
+        out.update(
+            status="optimal",
+            x=np.asarray(sol.col_value, dtype=float),
+            y=np.asarray(sol.row_dual, dtype=float),
+            objective=float(h.getInfo().objective_function_value),
+        )
     elif ms in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kIterationLimit):
         out["status"] = "time_limit"
         sol = h.getSolution()
@@ -187,8 +212,14 @@ def solve_lp_highspy(instance: CombosInstance, *, time_limit: float | None = Non
 
 
 @method("combos", "lp", exact=True)
-def lp(instance: CombosInstance, *, time_limit: float | None = None, seed: int | None = None,
-       verbose: bool = False, backend: str = "auto") -> Result:
+def lp(
+    instance: CombosInstance,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    verbose: bool = False,
+    backend: str = "auto",
+) -> Result:
     """Optimal strategy: LP (2) over all allowed combinations (Pyomo at small m, highspy column-wise at large m).
 
     ``backend``: ``"auto"`` (Pyomo up to 1,023 combinations, highspy above), ``"pyomo"`` or
@@ -212,11 +243,18 @@ def lp(instance: CombosInstance, *, time_limit: float | None = None, seed: int |
         x = polish(instance, out["x"])
         stats["combinations_used"] = int(np.count_nonzero(x))
         if verbose:
-            print(f"[combos lp/{backend}] m={instance.m} objective={out['objective']:.9g} bound={bound:.9g}",
-                  file=sys.stderr)
+            print(
+                f"[combos lp/{backend}] m={instance.m} objective={out['objective']:.9g} bound={bound:.9g}",
+                file=sys.stderr,
+            )
         return Result(Status.OPTIMAL, lp_schedule(instance, x), lower_bound=bound, stats=stats)
     sched = CombosSchedule.from_masks(instance, fcs_masks(instance))
     if out["status"] == "time_limit":
-        return Result(Status.TIME_LIMIT, sched, lower_bound=bound, stats=stats,
-                      message="time limit reached before the LP optimum; FCS schedule returned")
+        return Result(
+            Status.TIME_LIMIT,
+            sched,
+            lower_bound=bound,
+            stats=stats,
+            message="time limit reached before the LP optimum; FCS schedule returned",
+        )
     return Result(Status.ERROR, sched, lower_bound=bound, stats=stats, message=f"HiGHS: {out['message']}")

@@ -62,7 +62,7 @@ def cpu_seconds(pid: int) -> float | None:
             text = fh.read()
     except OSError:
         return None
-    fields = text[text.rindex(")") + 2:].split()
+    fields = text[text.rindex(")") + 2 :].split()
     # fields[0] is field 3 (state); utime, stime are fields 14 and 15
     if fields[0] in ("Z", "X"):
         return None
@@ -101,8 +101,12 @@ def perf_available() -> tuple[bool, str]:
     if exe is None:
         return False, "the perf tool is not installed"
     try:
-        proc = subprocess.run([exe, "stat", "-x,", "-e", "instructions:u,cycles:u", "--", "true"],
-                              capture_output=True, text=True, timeout=10)
+        proc = subprocess.run(
+            [exe, "stat", "-x,", "-e", "instructions:u,cycles:u", "--", "true"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         return False, f"perf failed to run ({exc})"
     counts = parse_perf_csv(proc.stderr)
@@ -135,8 +139,9 @@ def _start(name: str, command: str, tmpdir: str) -> _Proc:
     err_path = os.path.join(tmpdir, f"{len(os.listdir(tmpdir))}.err")
     err = open(err_path, "wb")  # noqa: SIM115 (closed right after Popen: the child keeps its own copy)
     try:
-        popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-                                 start_new_session=True)
+        popen = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True
+        )
     except OSError as exc:
         raise InputError(f"command {command!r} (task {name!r}) failed to start: {exc}", where="commands") from None
     finally:
@@ -181,8 +186,11 @@ def _check_exit(p: _Proc) -> None:
                 tail = fh.read()[-400:].decode(errors="replace").strip()
         except OSError:
             tail = ""
-        raise InputError(f"command {p.command!r} (task {p.name!r}) exited with status {rc}"
-                         + (f"; its stderr ends with: {tail}" if tail else ""), where="commands")
+        raise InputError(
+            f"command {p.command!r} (task {p.name!r}) exited with status {rc}"
+            + (f"; its stderr ends with: {tail}" if tail else ""),
+            where="commands",
+        )
 
 
 def _window_speed(p: _Proc, t0: float, t1: float) -> tuple[float, float]:
@@ -191,15 +199,26 @@ def _window_speed(p: _Proc, t0: float, t1: float) -> tuple[float, float]:
     if len(inside) < 2:
         inside = p.samples
     if len(inside) < 2 or inside[-1][0] <= inside[0][0]:
-        raise InputError(f"command {p.command!r} (task {p.name!r}) ran too briefly to be measured "
-                         f"({len(p.samples)} samples); use longer-running commands or a shorter --warmup",
-                         where="commands")
+        raise InputError(
+            f"command {p.command!r} (task {p.name!r}) ran too briefly to be measured "
+            f"({len(p.samples)} samples); use longer-running commands or a shorter --warmup",
+            where="commands",
+        )
     (ta, ca), (tb, cb) = inside[0], inside[-1]
     return (cb - ca) / (tb - ta), tb - ta
 
 
-def _run_group(names: Sequence[str], commands: Sequence[str], *, solo: bool, warmup: float, sample: float,
-               interval: float, use_perf: bool, tmpdir: str) -> tuple[list[float], float]:
+def _run_group(
+    names: Sequence[str],
+    commands: Sequence[str],
+    *,
+    solo: bool,
+    warmup: float,
+    sample: float,
+    interval: float,
+    use_perf: bool,
+    tmpdir: str,
+) -> tuple[list[float], float]:
     """Start the commands together, sample them, return (speed of each, solo wall time or 0)."""
     procs: list[_Proc] = []
     try:
@@ -220,9 +239,12 @@ def _run_group(names: Sequence[str], commands: Sequence[str], *, solo: bool, war
                     p.samples.append((now, c))
             if perf_state == "waiting" and now >= w0 and alive:
                 for p in procs:
-                    p.perf = subprocess.Popen(["perf", "stat", "-x,", "-e", "instructions:u,cycles:u",
-                                               "-p", str(p.popen.pid)], stdout=subprocess.DEVNULL,
-                                              stderr=subprocess.PIPE, text=True)
+                    p.perf = subprocess.Popen(
+                        ["perf", "stat", "-x,", "-e", "instructions:u,cycles:u", "-p", str(p.popen.pid)],
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.PIPE,
+                        text=True,
+                    )
                 perf_state = "counting"
             if perf_state == "counting" and (now >= w1 or not alive):
                 _stop_perf(procs)
@@ -292,13 +314,17 @@ def measure_commands(
         raise InputError(f"--combinations must be 'all' or 'pairs', got {combinations!r}", where="--combinations")
     for x, what in ((warmup, "warmup"), (sample, "sample"), (interval, "interval")):
         if not (x >= 0 if what == "warmup" else x > 0):
-            raise InputError(f"--{what} must be {'>= 0' if what == 'warmup' else '> 0'} seconds, got {x!r}",
-                             where=f"--{what}")
+            raise InputError(
+                f"--{what} must be {'>= 0' if what == 'warmup' else '> 0'} seconds, got {x!r}", where=f"--{what}"
+            )
     if use_perf is None:
         use_perf, why = perf_available()
         if not use_perf:
-            print(f"notice: {why}; measuring speed as the CPU-time fraction from /proc only "
-                  "(eq. 7 without its IPC factor: contention for caches and memory bandwidth is not seen)", file=log)
+            print(
+                f"notice: {why}; measuring speed as the CPU-time fraction from /proc only "
+                "(eq. 7 without its IPC factor: contention for caches and memory bandwidth is not seen)",
+                file=log,
+            )
     method = "perf-ipc-x-cpu" if use_perf else "procfs-cpu-fraction"
     solo_speed = np.zeros(n)
     work = np.zeros(n)
@@ -306,22 +332,43 @@ def measure_commands(
     cols: list[dict[int, float]] = [{i: 1.0} for i in range(n)]
     with tempfile.TemporaryDirectory(prefix="coschedopt-measure-") as tmp:
         for i in range(n):
-            (v,), wall = _run_group([names[i]], [commands[i]], solo=True, warmup=warmup, sample=sample,
-                                    interval=interval, use_perf=use_perf, tmpdir=tmp)
+            (v,), wall = _run_group(
+                [names[i]],
+                [commands[i]],
+                solo=True,
+                warmup=warmup,
+                sample=sample,
+                interval=interval,
+                use_perf=use_perf,
+                tmpdir=tmp,
+            )
             if v <= 0:
-                raise InputError(f"command {commands[i]!r} (task {names[i]!r}) used no CPU time when run alone; "
-                                 "it cannot be measured", where="commands")
+                raise InputError(
+                    f"command {commands[i]!r} (task {names[i]!r}) used no CPU time when run alone; "
+                    "it cannot be measured",
+                    where="commands",
+                )
             solo_speed[i], work[i] = v, wall
             print(f"measured {names[i]} alone: {wall:.3f} s, speed {v:.4g}", file=log)
         for g in groups:
-            speeds, _ = _run_group([names[i] for i in g], [commands[i] for i in g], solo=False, warmup=warmup,
-                                   sample=sample, interval=interval, use_perf=use_perf, tmpdir=tmp)
+            speeds, _ = _run_group(
+                [names[i] for i in g],
+                [commands[i] for i in g],
+                solo=False,
+                warmup=warmup,
+                sample=sample,
+                interval=interval,
+                use_perf=use_perf,
+                tmpdir=tmp,
+            )
             rel = {}
             for i, v in zip(g, speeds, strict=True):
                 if v <= 0:
-                    raise InputError(f"task {names[i]!r} made no progress in combination "
-                                     f"{[names[x] for x in g]!r} during the {sample} s window; use a longer --sample",
-                                     where="commands")
+                    raise InputError(
+                        f"task {names[i]!r} made no progress in combination "
+                        f"{[names[x] for x in g]!r} during the {sample} s window; use a longer --sample",
+                        where="commands",
+                    )
                 rel[i] = v / solo_speed[i]
             masks.append(sum(1 << i for i in g))
             cols.append(rel)
@@ -334,17 +381,31 @@ def measure_commands(
     fixed = repair_monotone(speeds, np.array(masks, dtype=np.int64))
     clipped = int(np.count_nonzero(fixed < speeds * (1 - 1e-12)))
     if clipped:
-        print(f"notice: {clipped} measured speed(s) broke constraint (1) (noise) and were clipped to the minimum over "
-              "their measured sub-combinations (at most the solo speed)", file=log)
-    meta = {"measured_with": method, "commands": list(commands), "warmup": warmup, "sample": sample,
-            "solo_speed": solo_speed.tolist(), "clipped_speeds": clipped, "units": "seconds of solo execution"}
+        print(
+            f"notice: {clipped} measured speed(s) broke constraint (1) (noise) and were clipped to the minimum over "
+            "their measured sub-combinations (at most the solo speed)",
+            file=log,
+        )
+    meta = {
+        "measured_with": method,
+        "commands": list(commands),
+        "warmup": warmup,
+        "sample": sample,
+        "solo_speed": solo_speed.tolist(),
+        "clipped_speeds": clipped,
+        "units": "seconds of solo execution",
+    }
     return CombosInstance(work, np.array(masks, dtype=np.int64), fixed, tuple(names), name, meta)
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("commands", nargs="+", metavar="CMD", help="commands to measure, one quoted string each")
-    p.add_argument("--combinations", choices=("all", "pairs"), default="all",
-                   help=f"measure all combinations (default, at most {MEASURE_MAX_ALL} commands) or only pairs")
+    p.add_argument(
+        "--combinations",
+        choices=("all", "pairs"),
+        default="all",
+        help=f"measure all combinations (default, at most {MEASURE_MAX_ALL} commands) or only pairs",
+    )
     p.add_argument("--names", default=None, help="comma-separated task names (default T1, T2, ...)")
     p.add_argument("--warmup", type=float, default=0.2, help="seconds skipped before sampling (default 0.2)")
     p.add_argument("--sample", type=float, default=1.0, help="seconds sampled per combination (default 1)")
@@ -355,17 +416,26 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     names = [x.strip() for x in args.names.split(",")] if args.names else None
-    inst = measure_commands(args.commands, combinations=args.combinations, names=names, warmup=args.warmup,
-                            sample=args.sample, interval=args.interval, use_perf=False if args.no_perf else None,
-                            name=os.path.splitext(os.path.basename(args.output))[0])
+    inst = measure_commands(
+        args.commands,
+        combinations=args.combinations,
+        names=names,
+        warmup=args.warmup,
+        sample=args.sample,
+        interval=args.interval,
+        use_perf=False if args.no_perf else None,
+        name=os.path.splitext(os.path.basename(args.output))[0],
+    )
     write_json(args.output, inst.to_dict())
     print(f"wrote {args.output}: {inst.n} tasks, {inst.m} combinations", file=sys.stderr)
     return 0
 
 
-register_command(Command(
-    name="measure",
-    help="run commands alone and in combinations, sample their speeds (perf or /proc), write a combos instance",
-    add_arguments=_add_arguments,
-    run=_run,
-))
+register_command(
+    Command(
+        name="measure",
+        help="run commands alone and in combinations, sample their speeds (perf or /proc), write a combos instance",
+        add_arguments=_add_arguments,
+        run=_run,
+    )
+)

@@ -31,8 +31,9 @@ class CombosSchedule:
     segments: tuple[tuple[tuple[str, ...], float], ...]
 
     @classmethod
-    def from_masks(cls, instance: CombosInstance, segments: Iterable[tuple[int, float]], *,
-                   merge: bool = True) -> CombosSchedule:
+    def from_masks(
+        cls, instance: CombosInstance, segments: Iterable[tuple[int, float]], *, merge: bool = True
+    ) -> CombosSchedule:
         """Build from ``(bitmask, duration)`` pairs (the form methods compute in).
 
         ``merge`` joins consecutive segments of the same combination and drops empty ones.
@@ -103,8 +104,9 @@ def work_done(instance: CombosInstance, schedule: CombosSchedule) -> np.ndarray:
         try:
             j = instance.column(mask)
         except KeyError:
-            raise InputError(f"combination {list(tasks)!r} is not an allowed combination of the instance",
-                             where=where) from None
+            raise InputError(
+                f"combination {list(tasks)!r} is not an allowed combination of the instance", where=where
+            ) from None
         rows = [index[t] for t in tasks]
         done[rows] += instance.speeds[rows, j] * _d
     return done

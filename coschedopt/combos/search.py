@@ -138,8 +138,7 @@ def best_candidates(kind: str, mean: np.ndarray, sigma: np.ndarray, best: float)
     if kind == "pi":
         d = mean - best
         pos = sigma > 0
-        key = np.where(pos, d / np.where(pos, sigma, 1.0),
-                       np.where(d >= -1e-12 * max(abs(best), 1.0), np.inf, -np.inf))
+        key = np.where(pos, d / np.where(pos, sigma, 1.0), np.where(d >= -1e-12 * max(abs(best), 1.0), np.inf, -np.inf))
         top = float(key.max())
         if math.isinf(top):
             return np.flatnonzero(key == top)
@@ -245,10 +244,14 @@ def search_masks(
         raise InputError(f"unknown acquisition {acquisition!r}; known: {', '.join(ACQUISITIONS)}", where="acquisition")
     if a_plus not in A_PLUS_READINGS:
         raise InputError(f"unknown reading of a^+ {a_plus!r}; known: {', '.join(A_PLUS_READINGS)}", where="a_plus")
-    if isinstance(measure_time, bool) or not isinstance(measure_time, int | float) or not (
-            math.isfinite(measure_time) and measure_time > 0):
-        raise InputError(f"measure_time must be a positive number of time units, got {measure_time!r}",
-                         where="measure_time")
+    if (
+        isinstance(measure_time, bool)
+        or not isinstance(measure_time, int | float)
+        or not (math.isfinite(measure_time) and measure_time > 0)
+    ):
+        raise InputError(
+            f"measure_time must be a positive number of time units, got {measure_time!r}", where="measure_time"
+        )
     if isinstance(k, bool) or not isinstance(k, int | float) or not 0.5 < k < 1:
         raise InputError(f"the quantile k must satisfy 0.5 < k < 1 (eq. 6), got {k!r}", where="k")
     rng = make_rng(seed)
@@ -262,8 +265,13 @@ def search_masks(
     full = (1 << n) - 1
     cand = np.arange(instance.m)
     segments: list[tuple[int, float]] = []
-    stats: dict[str, Any] = {"iterations": 0, "measurements": 0, "cut_short": 0, "measuring_time": 0.0,
-                             "exploiting_time": 0.0}
+    stats: dict[str, Any] = {
+        "iterations": 0,
+        "measurements": 0,
+        "cut_short": 0,
+        "measuring_time": 0.0,
+        "exploiting_time": 0.0,
+    }
     previous_max: float | None = None  # max_j a~_j over the candidates at the previous iteration
     in_time = True
     while done != full:
@@ -307,19 +315,39 @@ def search_masks(
             state.learn(j)
         if verbose:
             what = "run" if exploit else ("measure" if measured else "measure (cut short, nothing learnt)")
-            print(f"[combos search-{acquisition}] t={sum(x for _, x in segments):.4g} a+={best:.4g} "
-                  f"{what} {instance.tasks_of(masks[j])} for {d:.4g}", file=sys.stderr)
+            print(
+                f"[combos search-{acquisition}] t={sum(x for _, x in segments):.4g} a+={best:.4g} "
+                f"{what} {instance.tasks_of(masks[j])} for {d:.4g}",
+                file=sys.stderr,
+            )
     if not in_time:  # finish what is left one task at a time (solo speed 1): a valid schedule
         for i in np.flatnonzero(remaining > 0):
             segments.append((1 << int(i), float(remaining[i])))
     return segments, stats, in_time
 
 
-def _search(acquisition: str, instance: CombosInstance, *, time_limit: float | None, seed: int | None,
-            verbose: bool, measure_time: float, k: float, a_plus: str) -> Result:
+def _search(
+    acquisition: str,
+    instance: CombosInstance,
+    *,
+    time_limit: float | None,
+    seed: int | None,
+    verbose: bool,
+    measure_time: float,
+    k: float,
+    a_plus: str,
+) -> Result:
     deadline = Deadline(time_limit)
-    segs, stats, in_time = search_masks(instance, acquisition, measure_time=measure_time, k=k, a_plus=a_plus,
-                                        seed=seed, deadline=deadline, verbose=verbose)
+    segs, stats, in_time = search_masks(
+        instance,
+        acquisition,
+        measure_time=measure_time,
+        k=k,
+        a_plus=a_plus,
+        seed=seed,
+        deadline=deadline,
+        verbose=verbose,
+    )
     stats.update(measure_time=measure_time, k=k)
     if acquisition != "ucb":
         stats["a_plus"] = a_plus
@@ -330,39 +358,70 @@ def _search(acquisition: str, instance: CombosInstance, *, time_limit: float | N
 
 
 @method("combos", "search-pi", exact=False)
-def search_pi(instance: CombosInstance, *, time_limit: float | None = None, seed: int | None = None,
-              verbose: bool = False, measure_time: float = 10.0, k: float = 0.99,
-              a_plus: str = A_PLUS_READINGS[0]) -> Result:
+def search_pi(
+    instance: CombosInstance,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    verbose: bool = False,
+    measure_time: float = 10.0,
+    k: float = 0.99,
+    a_plus: str = A_PLUS_READINGS[0],
+) -> Result:
     """Online search with probability of improvement (section 4.2): speeds measured at run time, seeded ties.
 
     ``a_plus``: reading of a^+ (previous-max, current-max, best-known; module docstring).
     Per iteration O(n m); at most m + n iterations.
     """
-    return _search("pi", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time,
-                   k=k, a_plus=a_plus)
+    return _search(
+        "pi", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time, k=k, a_plus=a_plus
+    )
 
 
 @method("combos", "search-ei", exact=False)
-def search_ei(instance: CombosInstance, *, time_limit: float | None = None, seed: int | None = None,
-              verbose: bool = False, measure_time: float = 10.0, k: float = 0.99,
-              a_plus: str = A_PLUS_READINGS[0]) -> Result:
+def search_ei(
+    instance: CombosInstance,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    verbose: bool = False,
+    measure_time: float = 10.0,
+    k: float = 0.99,
+    a_plus: str = A_PLUS_READINGS[0],
+) -> Result:
     """Online search with expected improvement (section 4.2): speeds measured at run time, seeded ties.
 
     ``a_plus``: reading of a^+ (previous-max, current-max, best-known; module docstring).
     Per iteration O(n m); at most m + n iterations.
     """
-    return _search("ei", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time,
-                   k=k, a_plus=a_plus)
+    return _search(
+        "ei", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time, k=k, a_plus=a_plus
+    )
 
 
 @method("combos", "search-ucb", exact=False)
-def search_ucb(instance: CombosInstance, *, time_limit: float | None = None, seed: int | None = None,
-               verbose: bool = False, measure_time: float = 10.0, k: float = 0.99,
-              a_plus: str = A_PLUS_READINGS[0]) -> Result:
+def search_ucb(
+    instance: CombosInstance,
+    *,
+    time_limit: float | None = None,
+    seed: int | None = None,
+    verbose: bool = False,
+    measure_time: float = 10.0,
+    k: float = 0.99,
+    a_plus: str = A_PLUS_READINGS[0],
+) -> Result:
     """Online search with upper confidence bound (section 4.2): speeds measured at run time, seeded ties.
 
     ``a_plus``: reading of a^+ (previous-max, current-max, best-known; module docstring); UCB does not use it.
     Per iteration O(n m); at most m + n iterations.
     """
-    return _search("ucb", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time,
-                   k=k, a_plus=a_plus)
+    return _search(
+        "ucb",
+        instance,
+        time_limit=time_limit,
+        seed=seed,
+        verbose=verbose,
+        measure_time=measure_time,
+        k=k,
+        a_plus=a_plus,
+    )

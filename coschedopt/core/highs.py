@@ -42,4 +42,3 @@ def quiet_highs(threads: int | None = None) -> Any:
     if threads is not None:
         h.setOptionValue("threads", threads)
     return h
-

@@ -181,7 +181,9 @@ def read_profile_csv(path: str | Path) -> dict[int, list[float]]:
         except ValueError:
             if lineno == 1:
                 continue  # header
-            raise InputError(f"processor count must be an integer, got {head!r}", where=f"{p}:{lineno}: field 1") from None
+            raise InputError(
+                f"processor count must be an integer, got {head!r}", where=f"{p}:{lineno}: field 1"
+            ) from None
         if count < 1:
             raise InputError(f"processor count must be >= 1, got {count}", where=f"{p}:{lineno}: field 1")
         if len(row) < 2:
@@ -262,7 +264,9 @@ def workload_i(*, seed: int | None = 0, max_pack_size: int = 10, processors: int
             names.append(f"{app}-{part}")
             rows.append(np.median(runs[:, cols], axis=1))
     meta = {"generator": "workload-i", "seed": seed, "source": "lilac-threads (CC 2020), thread counts 1..16"}
-    return PackInstance(repair(np.array(rows)), max_pack_size, tuple(names), f"workload-i-s{seed}-k{max_pack_size}", meta)
+    return PackInstance(
+        repair(np.array(rows)), max_pack_size, tuple(names), f"workload-i-s{seed}-k{max_pack_size}", meta
+    )
 
 
 def _unique_names(names: list[str]) -> tuple[str, ...]:

@@ -80,7 +80,9 @@ class PackInstance:
             raise InputError(f"duplicate task name {dup!r}", where="tasks")
         k = self.max_pack_size
         if isinstance(k, bool) or not isinstance(k, int | np.integer) or not 1 <= k <= p:
-            raise InputError(f"max_pack_size must be an integer with 1 <= k <= p = {p}, got {k!r}", where="max_pack_size")
+            raise InputError(
+                f"max_pack_size must be an integer with 1 <= k <= p = {p}, got {k!r}", where="max_pack_size"
+            )
         bad = ~np.isfinite(t) | (t <= 0)
         if bad.any():
             i, j = map(int, np.argwhere(bad)[0])

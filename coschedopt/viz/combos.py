@@ -25,8 +25,16 @@ def draw_combos_schedule(instance: Any, schedule: Any, ax: Any) -> None:
         first = key not in getattr(ax, "_combos_labelled", set())
         for name in tasks:
             i = index[name]
-            ax.barh(i, d, left=t, height=0.7, color=colours[key], edgecolor="black", lw=0.4,
-                    label="{" + ", ".join(sorted(tasks, key=index.get)) + "}" if first else None)
+            ax.barh(
+                i,
+                d,
+                left=t,
+                height=0.7,
+                color=colours[key],
+                edgecolor="black",
+                lw=0.4,
+                label="{" + ", ".join(sorted(tasks, key=index.get)) + "}" if first else None,
+            )
             first = False
         ax._combos_labelled = getattr(ax, "_combos_labelled", set()) | {key}
         if label_bars and d > 0.05 * total and len(tasks) == 1:

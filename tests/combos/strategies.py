@@ -10,8 +10,9 @@ from coschedopt.combos.generate import random_combos_instance
 from coschedopt.combos.instance import membership
 
 
-def arbitrary_monotone_instance(n: int, seed: int, *, max_size: int | None = None, levels: bool = False,
-                                solo_speed: bool = False) -> CombosInstance:
+def arbitrary_monotone_instance(
+    n: int, seed: int, *, max_size: int | None = None, levels: bool = False, solo_speed: bool = False
+) -> CombosInstance:
     """Random speeds in (0, 1], made monotone by :func:`repair_monotone` (unlike the paper's
     generator, combinations may be slower than 1 and ties are common with ``levels``)."""
     rng = np.random.default_rng(seed)
@@ -38,5 +39,6 @@ def combos_instances(draw, min_n: int = 1, max_n: int = 5, sparse: bool = True):
     if draw(st.booleans()):
         lo = draw(st.sampled_from([0.05, 0.25, 0.45, 0.65, 0.85]))
         return random_combos_instance(n, lo, lo + 0.1, seed=seed, max_size=max_size)
-    return arbitrary_monotone_instance(n, seed, max_size=max_size, levels=draw(st.booleans()),
-                                       solo_speed=draw(st.booleans()))
+    return arbitrary_monotone_instance(
+        n, seed, max_size=max_size, levels=draw(st.booleans()), solo_speed=draw(st.booleans())
+    )

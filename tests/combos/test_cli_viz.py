@@ -18,13 +18,46 @@ matplotlib.use("Agg")
 
 def test_generate_solve_validate_plot(tmp_path, capsys):
     inst_path, sol_path, png = tmp_path / "i.json", tmp_path / "s.json", tmp_path / "g.png"
-    assert main(["generate", "combos", "--tasks", "5", "--alpha-low", "0.45", "--alpha-high", "0.55",
-                 "--seed", "4", "-o", str(inst_path)]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "combos",
+                "--tasks",
+                "5",
+                "--alpha-low",
+                "0.45",
+                "--alpha-high",
+                "0.55",
+                "--seed",
+                "4",
+                "-o",
+                str(inst_path),
+            ]
+        )
+        == 0
+    )
     inst = cs.load_instance(inst_path)
     assert inst.n == 5 and inst.m == 31 and inst.meta["seed"] == 4
     capsys.readouterr()
-    assert main(["solve", str(inst_path), "-m", "search-ucb", "-O", "k=0.8", "-O", "measure_time=5",
-                 "--json", "-o", str(sol_path)]) == 0
+    assert (
+        main(
+            [
+                "solve",
+                str(inst_path),
+                "-m",
+                "search-ucb",
+                "-O",
+                "k=0.8",
+                "-O",
+                "measure_time=5",
+                "--json",
+                "-o",
+                str(sol_path),
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["status"] == "FEASIBLE" and data["stats"]["k"] == 0.8
     assert main(["validate", str(inst_path), str(sol_path)]) == 0

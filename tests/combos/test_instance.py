@@ -57,8 +57,10 @@ def test_reads_issue_json_in_any_task_order():
         (lambda d: d["combinations"][3].update(speeds=[-0.1, 0.5]), ["speed of task 'T1'", "-0.1"]),
         (lambda d: d["combinations"][3].update(speeds=[float("nan"), 0.5]), ["speed of task 'T1'", "nan"]),
         (lambda d: d["combinations"][3].update(speeds=[0.8]), ["2 tasks but 1 speeds"]),
-        (lambda d: d["combinations"].append({"tasks": ["T2", "T1"], "speeds": [0.7, 0.8]}),
-         ["duplicate combination", "'T1', 'T2'", "combinations[3]", "combinations[6]"]),
+        (
+            lambda d: d["combinations"].append({"tasks": ["T2", "T1"], "speeds": [0.7, 0.8]}),
+            ["duplicate combination", "'T1', 'T2'", "combinations[3]", "combinations[6]"],
+        ),
         (lambda d: d["combinations"][3].update(tasks=["T1", "T1"]), ["'T1' listed twice"]),
         (lambda d: d["tasks"][0].update(work=0), ["task 'T1'", "work", "positive"]),
         (lambda d: d["tasks"].append({"name": "T1", "work": 3.0}), ["duplicate task name 'T1'"]),

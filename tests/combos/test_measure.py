@@ -16,13 +16,15 @@ from coschedopt.core import InputError
 PY = shlex.quote(sys.executable)
 CPU = f"{PY} -c " + shlex.quote("import time\nt = time.time()\nwhile time.time() - t < 0.3: pass")
 MEM = f"{PY} -c " + shlex.quote(
-    "import time\nb = bytearray(32 * 2**20)\nt = time.time()\nwhile time.time() - t < 0.3: c = bytes(b)")
+    "import time\nb = bytearray(32 * 2**20)\nt = time.time()\nwhile time.time() - t < 0.3: c = bytes(b)"
+)
 SLEEPY = f"{PY} -c " + shlex.quote("import time\nt = time.time()\nwhile time.time() - t < 0.3: time.sleep(0.001)")
 
 
 def test_measure_writes_a_valid_instance(tmp_path, capsys):
-    inst = measure_commands([CPU, MEM], combinations="all", names=["cpu", "mem"], warmup=0.05, sample=0.15,
-                            use_perf=False)
+    inst = measure_commands(
+        [CPU, MEM], combinations="all", names=["cpu", "mem"], warmup=0.05, sample=0.15, use_perf=False
+    )
     assert inst.kind == "combos" and inst.task_names == ("cpu", "mem") and inst.is_full
     assert np.all(inst.singleton_speed == 1.0)  # normalised to the solo run
     assert np.all((inst.work > 0.25) & (inst.work < 5.0))  # solo wall time of a ~0.3 s command
@@ -69,6 +71,8 @@ def test_cli_measure_reports_start_failure(tmp_path, capsys):
 
 
 def test_parse_perf_csv():
-    text = ("# started on ...\n\n1234567,,instructions:u,1000000,100.00,,\n"
-            "2000000,,cycles:u,1000000,100.00,,\n<not supported>,,branches:u,0,100.00,,\n")
+    text = (
+        "# started on ...\n\n1234567,,instructions:u,1000000,100.00,,\n"
+        "2000000,,cycles:u,1000000,100.00,,\n<not supported>,,branches:u,0,100.00,,\n"
+    )
     assert parse_perf_csv(text) == {"instructions": 1234567.0, "cycles": 2000000.0}

@@ -100,8 +100,13 @@ def test_fcs_runs_the_fastest_combination_first_and_breaks_ties_deterministicall
 
 
 @settings(max_examples=40, deadline=None)
-@given(combos_instances(max_n=5), st.sampled_from(["search-pi", "search-ei", "search-ucb"]),
-       st.sampled_from([0.6, 0.9, 0.99]), st.sampled_from([1.0, 10.0]), st.sampled_from(A_PLUS_READINGS))
+@given(
+    combos_instances(max_n=5),
+    st.sampled_from(["search-pi", "search-ei", "search-ucb"]),
+    st.sampled_from([0.6, 0.9, 0.99]),
+    st.sampled_from([1.0, 10.0]),
+    st.sampled_from(A_PLUS_READINGS),
+)
 def test_search_strategies_finish_all_work_and_cost_at_least_the_optimum(inst, name, k, measure_time, a_plus):
     opt = cs.solve(inst, "lp", backend="highspy").objective
     res = cs.solve(inst, name, seed=1, k=k, measure_time=measure_time, a_plus=a_plus)
@@ -259,7 +264,8 @@ def test_normal_cdf_pdf_and_acquisitions_match_the_standard_library():
     mean, sigma, best = np.array([0.7, 1.3, 1.0]), np.array([0.2, 0.1, 0.0]), 1.1
     zs = (mean[:2] - best) / sigma[:2]
     assert acquisition_values("pi", mean, sigma, best).tolist() == pytest.approx(
-        [nd.cdf(zs[0]), nd.cdf(zs[1]), 0.0], rel=1e-12)
+        [nd.cdf(zs[0]), nd.cdf(zs[1]), 0.0], rel=1e-12
+    )
     ei = acquisition_values("ei", mean, sigma, best)
     for j in range(2):
         assert ei[j] == pytest.approx((mean[j] - best) * nd.cdf(zs[j]) + sigma[j] * nd.pdf(zs[j]), rel=1e-12)

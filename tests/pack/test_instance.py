@@ -93,10 +93,10 @@ def test_eq1_violation_names_task_j_and_values():
 
 def test_eq2_violation_names_task_j_and_values():
     # work(2) = 2 x 4 = 8 < work(1) = 10: super-linear speedup
-    with pytest.raises(InputError, match=r"task 'T2' breaks Eq\. \(2\).*work\(j=2\) = 2 x 4\.0 = 8\.0 < work\(j=1\) = 1 x 10\.0"):
-        cs.instance_from_dict(
-            {**GOOD, "tasks": [GOOD["tasks"][0], {"name": "T2", "times": [10.0, 4.0, 3.0, 2.5]}]}
-        )
+    with pytest.raises(
+        InputError, match=r"task 'T2' breaks Eq\. \(2\).*work\(j=2\) = 2 x 4\.0 = 8\.0 < work\(j=1\) = 1 x 10\.0"
+    ):
+        cs.instance_from_dict({**GOOD, "tasks": [GOOD["tasks"][0], {"name": "T2", "times": [10.0, 4.0, 3.0, 2.5]}]})
 
 
 def test_repair_on_load_fixes_both_equations():

@@ -442,6 +442,7 @@ def price(
         Python lists and bisect: called per interval, where numpy's per-call cost dominated."""
         i0, i1 = bisect.bisect_right(bsteps, x), bisect.bisect_right(bsteps, y)
         return max(bvals[x], *(bvals[v] for v in bsteps[i0:i1])) if i1 > i0 else bvals[x]
+
     topk = topk_by_level(table, pi, k)
     res = Pricing(min_rc=math.inf, ratio_ub=0.0)
     vlo: dict[int, float] = {}

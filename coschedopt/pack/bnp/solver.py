@@ -519,7 +519,9 @@ def _level_cut_rounds(st: _State, master: CoveringMaster, cg: _CG, max_rounds: i
         nxt = _column_generation(st, master)
         if not nxt.converged:
             break
-        st.log(f"pack-count round {rounds}: {len(new)} cuts ({len(master.level_cuts)} in all), LP {nxt.lp * st.table.scale:.6g}")
+        st.log(
+            f"pack-count round {rounds}: {len(new)} cuts ({len(master.level_cuts)} in all), LP {nxt.lp * st.table.scale:.6g}"
+        )
         cg = nxt
     st.stats["pack_count_cuts"] = len(master.level_cuts)
     return cg
@@ -804,9 +806,7 @@ def _enumerate_and_solve(
     if cg.cuts is not None:
         cuts = Cuts(cg.cuts.triples, cg.cuts.sigma / r, st.inst.n)
     bonus = None if cg.bonus is None else cg.bonus / r
-    d = (
-        float(cg.duals.sum()) - (float(cg.cut_duals.sum()) if cg.cut_duals is not None else 0.0) + cg.level_rhs
-    ) / r
+    d = (float(cg.duals.sum()) - (float(cg.cut_duals.sum()) if cg.cut_duals is not None else 0.0) + cg.level_rhs) / r
     proven = -math.inf
     stage = 0
     delta, delta_ok, delta_bad = None, 0.0, math.inf
