@@ -929,6 +929,10 @@ def _solve_complete(st: _State, master: CoveringMaster) -> None:
         st.offer([master.sets[c] for c in found], "least-cost exact cover", improve=False)
     if exhausted:  # no partition costs less than the incumbent, up to twice the slack
         st.raise_lb(st.ub - 2 * slack, "exhausted cover search")
+    st.log(
+        f"complete master: {len(master.sets)} columns, LP {lp.objective * scale:.6g}, cover search "
+        f"{'exhausted' if exhausted else 'stopped'}, cost {st.ub * scale:.6g}"
+    )
 
 
 def _phases(
