@@ -245,10 +245,14 @@ def three_partition_yes(triplets: int, bound: int, seed: int) -> PackInstance:
     return PackInstance(times, 3, meta={"values": a_arr.tolist()})
 
 
-@pytest.mark.parametrize(("triplets", "bound", "seed"), [(8, 1000, 0), (12, 997, 1)])
-def test_three_partition_yes_instances_reach_cost_m(triplets: int, bound: int, seed: int) -> None:
+@pytest.mark.parametrize(
+    ("triplets", "bound", "seed", "complete"), [(8, 1000, 0, 0), (12, 997, 1, 0), (4, 1000, 2, 500), (4, 991, 3, 500)]
+)
+def test_three_partition_yes_instances_reach_cost_m(triplets: int, bound: int, seed: int, complete: int) -> None:
+    # 4 triplets: 12 tasks, 298 sets of size <= 3, solved by the complete master
     inst = three_partition_yes(triplets, bound, seed)
-    res = cs.solve(inst, METHOD, seed=0)
+    res = cs.solve(inst, METHOD, seed=0, complete_master=complete)
+    assert ("complete_master" in res.stats) == (complete > 0)
     validate_schedule(inst, res.schedule)
     assert res.status is cs.Status.OPTIMAL
     assert res.objective == pytest.approx(triplets)
