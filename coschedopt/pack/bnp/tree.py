@@ -94,7 +94,11 @@ COUNT_FRACTION = 0.02
 #: strong branching on pack counts: candidates whose two children are re-solved on the
 #: restricted master (Workload-III k = 16, seed 0, 400 s without the neighbourhood
 #: search: bound 98552 after 14 nodes with 5 candidates, 98495 with 3, 98535 with 10, 98474 after
-#: 35 nodes with none; in the full 600 s runs, with the search, the bounds moved by -113..+89)
+#: 35 nodes with none; in the full 600 s runs, with the search, the bounds moved by -113..+89).
+#: Pseudocosts per level in place of strong branching once a level had one strong branching
+#: each way (10 candidates scored, at most 5 of them strong-branched) made the tree faster and
+#: its bound worse: seeds 0 / 1, 300 s, no search: 84 / 52 nodes, bound 98 545 / 96 081, against
+#: 44 / 53 nodes, 98 589 / 96 105
 STRONG_CANDIDATES = 5
 #: time box of one such re-solve (seconds)
 STRONG_LP_TIME = 5.0
