@@ -915,13 +915,16 @@ def _solve_complete(st: _State, master: CoveringMaster) -> None:
         return
     scale = st.table.scale
     st.stats["lp_bound"] = st.stats["lp_bound_plain"] = float(lp.objective * scale)
-    st.raise_lb(lp.objective * (1 - BOUND_SAFETY), "complete LP")
+    pi = np.maximum(lp.duals, 0.0)
     costs = np.asarray(master.costs)
-    rcs = np.array([costs[c] - lp.duals[list(s)].sum() for c, s in enumerate(master.sets)])
+    covered = np.array([pi[list(s)].sum() for s in master.sets])
+    d = float(pi.sum())
+    # Farley's bound over all columns, in our own arithmetic (not the LP solver's tolerances)
+    st.raise_lb(d / max(1.0, float((covered / costs).max())) * (1 - BOUND_SAFETY), "complete LP")
+    rcs = costs - covered
     # the LP's reduced costs are >= 0 up to the simplex tolerance: the search runs on their
     # positive parts, and a partition's cost is within n * neg of what the search sees
     slack = st.inst.n * max(0.0, -float(rcs.min()))
-    d = float(lp.duals.sum())
     found, exhausted = _cover_search(
         st.inst.n, master.sets, np.maximum(rcs, 0.0).tolist(), st.ub - d + slack, st.deadline, best=True
     )
