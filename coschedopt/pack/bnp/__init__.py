@@ -155,7 +155,8 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     against 72 180), so one run per seed does not resolve a 0.1 % change.
     Three times as long is not enough either: 1800 s runs end at 0.153 % at k = 16
     seed 1 (96 388.2 / 96 240.6; its bound was 96 158 at 600 s) and 0.137 % at seed
-    2 (86 924.5 / 86 805.5).
+    2 (86 924.5 / 86 805.5), and 0.218 % at k = 32 seed 0 (78 825 / 78 653.4; the
+    incumbent came at 285 s, the bound was 78 608 at 600 s).
     Both sides still limit: at k = 32 seed 1 the bound
     (76 998) is 0.006 % below the optimum 77 002.3, which another run of the same
     code proved in 585 s, while the benchmark's neighbourhood search (whose
