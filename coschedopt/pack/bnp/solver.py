@@ -49,7 +49,7 @@ DIVE_MIN_X = 0.05
 #: time box of the root's dive, as a share of the time left
 DIVE_SHARE = 0.2
 #: instances with at most this many task sets of size <= k start from the complete master
-#: (every set at its cheapest level): no heuristics, and the MIP over it is the proof
+#: (every set at its cheapest level): no heuristics, and the exact-cover search over it is the proof
 COMPLETE_MASTER_MAX = 500
 #: time box of the MIP of a tree node's probe over its enumerated columns (seconds): at Workload-III
 #: k = 32, seed 1, one such MIP took 220 s of a 600 s run to close a single node
@@ -905,8 +905,8 @@ def _complete_sets(inst: PackInstance, table: LevelTable) -> list[tuple[int, ...
 
 def _solve_complete(st: _State, master: CoveringMaster) -> None:
     """Solve an instance whose master holds every column (each set at its cheapest level,
-    the pack's optimal cost, Algorithm 1): the master LP is the full LP, so its value is
-    a bound without pricing, and the exact cover of least total reduced cost at its
+    the pack's optimal cost, Algorithm 1): the master LP is the full LP, so its duals give
+    Farley's bound without pricing, and the exact cover of least total reduced cost at its
     duals is the optimum (a partition costs sum_i pi_i + the sum of its columns'
     reduced costs, for any pi), searched by :func:`_cover_search` below the gap."""
     st.stats["complete_master"] = len(master.sets)
