@@ -1137,3 +1137,86 @@ def test_node_lp_with_a_count_row_no_column_meets_yet_is_solved_by_pricing() -> 
         lv = np.asarray(master.levels)[: cg.x.size]
         assert cg.x[lv < 0].sum() < 1e-9 and cg.x[lv >= level].sum() >= 1 - 1e-9
         assert cg.lp < master.artificial_cost
+
+
+# --------------------------------------------------------------------------- dual-optimal inequalities
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_dominance_pairs_are_the_covering_pairs_of_the_processor_order(seed: int) -> None:
+    # (i, j) listed iff m_i <= m_j at every level (ties by index), with nothing in between
+    inst = random_pack_instance(9 + seed, 4 + seed % 5, 3, seed=2600 + seed, integer=seed % 3 == 0)
+    table = LevelTable(inst.times)
+    m = table.table.astype(np.int64)
+    n = inst.n
+    le = np.array([[bool((m[:, i] <= m[:, j]).all()) for j in range(n)] for i in range(n)])
+    for i in range(n):
+        assert (table.above(i) == le[i]).all()
+    strict = {(i, j) for i in range(n) for j in range(n) if i != j and le[i, j] and (not le[j, i] or i < j)}
+    cover = {(i, j) for i, j in strict if not any((i, h) in strict and (h, j) in strict for h in range(n))}
+    assert {tuple(p) for p in table.dominance().tolist()} == cover
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_dominance_columns_keep_the_lp_value(seed: int) -> None:
+    inst = random_pack_instance(20, 8 + seed, 5, seed=2700 + seed)
+    table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
+    lps = []
+    for dual_inequalities in (False, True):
+        st, master = _seeded_master(inst, table, seed)
+        if dual_inequalities:
+            master.add_dominance(table.dominance())
+            assert master.dominance.shape[0] > 0
+        lps.append(solver._column_generation(st, master).lp)
+    assert lps[1] == pytest.approx(lps[0], rel=1e-7)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pack_instances(max_n=7, max_p=6))
+def test_optimum_with_dominance_columns_equals_brute_force(inst: PackInstance) -> None:
+    res = cs.solve(inst, METHOD, cut_rounds=0, heuristics=False, probe_columns=0, rmp_time=0.0)
+    check_result(inst, res, brute_force_optimum(inst))
+
+
+def test_dominance_column_follows_the_windows() -> None:
+    # e_i - e_j is allowed exactly while j's non-empty window lies inside i's
+    inst = random_pack_instance(6, 4, 3, seed=7)
+    table = LevelTable(inst.times)
+    from coschedopt.pack.bnp.master import CoveringMaster
+
+    master = CoveringMaster(inst.n)
+    master.add_dominance(np.array([[0, 1], [2, 3]]))
+    lo = np.zeros(inst.n, dtype=np.int64)
+    hi = np.full(inst.n, table.L - 1, dtype=np.int64)
+    cases = [((5, 5), (5, 5), True), ((0, 9), (3, 4), True), ((3, 9), (2, 4), False), ((0, 4), (3, 5), False)]
+    for (lo_i, hi_i), (lo_j, hi_j), allowed in cases:
+        lo[[0, 1]], hi[[0, 1]] = (lo_i, lo_j), (hi_i, hi_j)
+        master.restrict(lo, hi, np.arange(inst.n))
+        upper = np.asarray(master.h.getLp().col_upper_)
+        assert (upper[0] > 0) == allowed and upper[1] > 0
+    lo[1], hi[1] = 3, 2  # an empty window (a task fixed elsewhere): no column of j, so nothing to lend
+    master.restrict(lo, hi, np.arange(inst.n))
+    assert np.asarray(master.h.getLp().col_upper_)[0] == 0
+
+
+def test_integral_cover_puts_a_task_covered_through_a_dominance_column_in_place() -> None:
+    from coschedopt.pack.bnp import tree
+    from coschedopt.pack.bnp.master import CoveringMaster
+
+    times = np.array([[4.0, 2.5, 2.0, 1.5], [6.0, 3.5, 2.5, 2.0], [5.0, 3.0, 2.2, 2.0], [3.0, 2.0, 1.5, 1.25]])
+    inst = PackInstance(times, max_pack_size=2)
+    table = LevelTable(inst.times)
+    assert table.above(0)[1] and not table.above(1)[0]  # task 0 may replace task 1
+    st = solver._State(inst, table, Deadline(None), False, 0.0, 0)
+    master = CoveringMaster(inst.n)
+    master.add_dominance(np.array([[0, 1]]))
+    sets = [(1, 2), (1, 3)]
+    levels = [table.min_level(s) for s in sets]
+    master.add(sets, [float(table.tau[lv]) for lv in levels], levels)
+    cover = tree._integral_cover(st, master, np.array([1.0, 1.0, 1.0]))  # y_01 = 1: task 0 through task 1
+    assert cover is not None and sorted(i for s in cover for i in s) == [0, 1, 2, 3]
+    for s, lv in zip(cover, levels, strict=True):
+        assert table.fits(list(s), lv)  # at the level of the pack it came from
+    assert tree._integral_cover(st, master, np.array([1.0, 0.5, 1.0])) is None  # a fractional pack
+    # task 1 in one pack only: no place for task 0
+    assert tree._integral_cover(st, master, np.array([1.0, 1.0, 0.0])) is None

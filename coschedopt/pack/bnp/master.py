@@ -21,6 +21,8 @@ import numpy as np
 from ...core import Deadline, quiet_highs
 
 INF = highspy.kHighsInf
+#: level marker of the dual-optimal-inequality columns (:meth:`CoveringMaster.add_dominance`)
+DOMINANCE_LEVEL = -2
 #: HiGHS basis status codes, by value (kLower = 0, kBasic = 1, ...)
 _STATUS = sorted(highspy.HighsBasisStatus.__members__.values(), key=int)
 BASIC = int(highspy.HighsBasisStatus.kBasic)
@@ -77,6 +79,8 @@ class CoveringMaster:
         self._last_used = np.zeros(0, dtype=np.int64)  # per column: last solve with x_c > 0 (purge)
         #: task sets of the columns deleted by :meth:`purge` (the restricted-master MIPs still use them)
         self.retired: list[tuple[int, ...]] = []
+        #: task pairs (i, j) of the dual-optimal-inequality columns, in column order
+        self.dominance = np.zeros((0, 2), dtype=np.int64)
 
     def _cut_rows(self, s: tuple[int, ...], level: int) -> list[int]:
         """Rows of the cuts where column (``s``, ``level``) has coefficient 1."""
@@ -154,6 +158,30 @@ class CoveringMaster:
                 self.costs.append(self.artificial_cost)
                 self.levels.append(-1)
 
+    def add_dominance(self, pairs: np.ndarray) -> None:
+        """Dual-optimal inequalities pi_i <= pi_j, one column e_i - e_j of cost 0 for each
+        pair (i, j) where task j needs at least as many processors as task i at every
+        level (:meth:`.levels.LevelTable.dominance`).
+
+        Ben Amor, Desrosiers and Valerio de Carvalho ("Dual-optimal inequalities for
+        stabilized column generation", Operations Research 54(3), 2006) add such
+        columns for the cutting stock problem.  They keep the LP value: a point using
+        y_ij can take y_ij of the coverage of j from columns holding j but not i and
+        put i in j's place (it fits at the same level, the same pack counts), so some
+        optimal dual satisfies them and the LP only searches less of the dual space.
+        They are valid as long as i may sit at every level j may (a node's window of j
+        inside i's, :meth:`restrict`) and there are no subset-row cuts (whose
+        coefficients change when j is replaced by i).  Never purged; level
+        :data:`DOMINANCE_LEVEL`, empty task set, so nothing counts them as a pack.
+        """
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        for i, j in pairs.tolist():
+            self.h.addCol(0.0, 0.0, INF, 2, np.array([i, j], np.int32), np.array([1.0, -1.0]))
+            self.sets.append(())
+            self.costs.append(0.0)
+            self.levels.append(DOMINANCE_LEVEL)
+        self.dominance = np.concatenate([self.dominance, pairs])
+
     def set_level_rhs(self, rhs: dict[int, int], upper: dict[int, int] | None = None) -> None:
         """Set every pack-count row to ``rhs[level]`` <= N(>= level) <= ``upper[level]``
         (0 and inf when absent), adding the rows of the levels not present yet (tree
@@ -228,6 +256,9 @@ class CoveringMaster:
         for i in np.asarray(constrained, dtype=np.int64).tolist():
             cols = np.asarray(self._cols_of_task[i], dtype=np.int64)
             ok[cols] &= (lo[i] <= lv[cols]) & (lv[cols] <= hi[i])
+        if self.dominance.size:  # e_i - e_j only while j's (non-empty) window lies inside i's
+            i, j = self.dominance[:, 0], self.dominance[:, 1]
+            ok[lv == DOMINANCE_LEVEL] = (lo[i] <= lo[j]) & (hi[j] <= hi[i]) & (lo[j] <= hi[j])
         idx = np.arange(ncol, dtype=np.int32)
         self.h.changeColsBounds(ncol, idx, np.zeros(ncol), np.where(ok, INF, 0.0))
         self._bounds_changed = True

@@ -605,7 +605,7 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
         lp = master.solve(dl)
         x = None if lp is None else lp.x
         while x is not None and not dl.expired():
-            supp = np.flatnonzero(x > 1e-6)
+            supp = np.flatnonzero((x > 1e-6) & (np.asarray(master.levels[: x.size]) >= 0))  # packs only
             frac = [c for c in supp.tolist() if x[c] < 1 - 1e-6]
             if not frac:
                 break
@@ -1000,6 +1000,7 @@ def solve(
     lns_workers: int | None = None,
     start: PackSchedule | None = None,
     complete_master: int | None = None,
+    dominance: bool = True,
 ) -> Result:
     """Exact: set-covering column generation (knapsack pricing per cost level), pack-count
     cuts, then a branch-and-price tree (on pack counts, then on the tasks' level windows)
@@ -1024,7 +1025,9 @@ def solve(
     columns and its cost the first upper bound); ``complete_master`` an instance with at
     most this many task sets of size <= k starts from all of them and is solved by
     :func:`_solve_complete`, without the heuristics (default ``COMPLETE_MASTER_MAX``;
-    0: never).
+    0: never); ``dominance`` the dual-optimal inequalities pi_i <= pi_j of tasks
+    ordered by their processor needs (:meth:`.master.CoveringMaster.add_dominance`;
+    default on, used without subset-row cuts).
     Returns the best schedule, a certified lower bound and ``TIME_LIMIT`` when
     ``time_limit`` stops it.
     """
@@ -1053,6 +1056,8 @@ def solve(
     master = CoveringMaster(instance.n)
     # the artificial columns of the pack-count rows cost more than any schedule (all singletons)
     master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
+    if dominance and st.cut_rounds == 0 and st.complete is None:
+        master.add_dominance(table.dominance())
     if start is not None:
         validate_schedule(instance, start)
         _add_schedule(st, master, start, "start", improve=False)

@@ -69,7 +69,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .master import BASIC, Basis, CoveringMaster
+from .master import BASIC, DOMINANCE_LEVEL, Basis, CoveringMaster
 from .pricing import Windows
 from .solver import (
     _CG,
@@ -318,11 +318,33 @@ def _select(heap: list[_Node], plunge: _Node | None, go_on: bool) -> tuple[_Node
     return heapq.heappop(heap), False
 
 
-def _integral_cover(master: CoveringMaster, x: np.ndarray) -> list[tuple[int, ...]] | None:
+def _integral_cover(st: _State, master: CoveringMaster, x: np.ndarray) -> list[tuple[int, ...]] | None:
+    """The packs of an integral LP point; None when it is fractional.
+
+    A task the point covers only through dual-optimal-inequality columns e_i - e_j
+    (:meth:`CoveringMaster.add_dominance`) takes the place of a task j above it
+    (:meth:`.levels.LevelTable.above`) that the packs cover twice, as in the proof
+    that those columns keep the LP value (following the flow of the y_ij up from i
+    reaches such a j); None if none is found.
+    """
     supp = np.flatnonzero(x > 1e-6)
-    if (x[supp] < 1 - 1e-6).any():
+    packs_idx = supp[np.asarray(master.levels)[supp] != DOMINANCE_LEVEL]
+    if (x[packs_idx] < 1 - 1e-6).any():
         return None
-    return [master.sets[c] for c in supp.tolist()]
+    packs = [list(master.sets[c]) for c in packs_idx.tolist() if master.sets[c]]
+    cov = np.zeros(st.inst.n, dtype=np.int64)
+    for p in packs:
+        cov[p] += 1
+    for i in np.flatnonzero(cov == 0).tolist():
+        donors = np.flatnonzero((cov >= 2) & st.table.above(i)).tolist()
+        pack = next((p for j in donors for p in packs if j in p), None)
+        if pack is None:
+            return None
+        j = next(j for j in donors if j in pack)
+        pack[pack.index(j)] = i
+        cov[j] -= 1
+        cov[i] += 1
+    return [tuple(sorted(p)) for p in packs]
 
 
 def branch(
@@ -415,7 +437,7 @@ def branch(
             if bound >= _cutoff(st):
                 continue
             basis = master.basis()
-            cover = _integral_cover(master, cg.x)
+            cover = _integral_cover(st, master, cg.x)
             if cover is not None:
                 if st.offer(cover, f"integral node LP (depth {node.depth})"):
                     st.stats.setdefault("tree_incumbents", []).append([nodes, node.depth])
