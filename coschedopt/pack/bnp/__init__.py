@@ -4,8 +4,9 @@ The paper (Aupy et al., section 4.3) solves the problem exactly only by enumerat
 set partitions or by the ILP of Theorem 4, whose n*n*p binaries and weak relaxation
 stop at about n = 10 on 16 processors.  This package proves the optimum of the
 paper's Workload-II (65 tasks, 16 processors) at every k in about a minute at
-most, brings Workload-III (260 tasks, 32 processors) to a certified gap, and
-solves Theorem 2's 3-PARTITION instances with hundreds of tasks and p = B ~ 1000
+most, brings Workload-III (260 tasks, 32 processors) within a certified 0.1 % in
+10 minutes at k = 4, 8 and 32 (proving some seeds at k = 32) and within 0.17 % at
+k = 16, and solves Theorem 2's 3-PARTITION instances with hundreds of tasks and p = B ~ 1000
 (measured in ``benchmarks/results/bnp.md``).
 
 Formulation (set covering over packs)
@@ -153,31 +154,24 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     seed 0, 20 packs), the LP rises from 98 373 to 98 383, 98 599 and 98 785 with
     3, 6 and 10 of them fixed (with all 20 it equals the cost, 98 862, by
     construction: the pack counts at every level fix the cost).  So the tree has to
-    find the profile: a count branching moves a child's LP by 5 to 170, and 600 s
-    raise the bound by about 0.1-0.3 % (30-90 nodes; 83 % of the main process is
-    in HiGHS: node column generation ~60 %, strong branching ~25 %, each warm
-    re-solve ~300 simplex iterations, ~0.1 s at k = 32).  The same idea, fixing
-    packs from the most costly down, is the root's strong dive: it gives 78 878
-    at k = 32 seed 0 after 96 s, where the rounding dive it replaced (five
-    partial pricing rounds per fixed column) found nothing below PACK-BY-PACK-9
-    and the run ended at 79 596 (1.26 % gap).  With it the mean gaps are 0.18 %
-    at k = 16 (0.09 / 0.22 / 0.24 %) and 0.23 % at k = 32 (0.30 / 0.28 / 0.10 %),
-    from 0.32 % and 0.54 %.  The smaller master and the children's strong-branching
-    bases then gave 17-26 % more nodes at k = 16 in the same 600 s (105-111
-    instead of 87-93) but the same bounds within 17, and gaps of 0.10 / 0.26 /
-    0.27 % (k = 16) and 0.27 / 0.08 / 0.22 % (k = 32): the incumbents of the
-    neighbourhood search move both ways from run to run (k = 32 seed 2: 72 248
-    against 72 180), so one run per seed does not resolve a 0.1 % change.
-    Three times as long is not enough either: 1800 s runs end at 0.153 % at k = 16
-    seed 1 (96 388.2 / 96 240.6; its bound was 96 158 at 600 s) and 0.137 % at seed
-    2 (86 924.5 / 86 805.5), and 0.218 % at k = 32 seed 0 (78 825 / 78 653.4; the
-    incumbent came at 285 s, the bound was 78 608 at 600 s).
-    Both sides still limit: at k = 32 seed 1 the bound
-    (76 998) is 0.006 % below the optimum 77 002.3, which another run of the same
-    code proved in 585 s, while the benchmark's neighbourhood search (whose
-    exchanges with the tree depend on timing) stopped at 77 213 (77 061 in the
-    rerun); at k = 32 seed 0 no run found a schedule below 78 825, 0.27 % above
-    the best bound (78 610).  Tried at k = 16
+    find the profile: a count branching moves a child's LP by 5 to 170, and the
+    bound rises with the number of nodes the tree gets through.  The same idea,
+    fixing packs from the most costly down, is the root's strong dive (78 878 at
+    k = 32 seed 0 after 96 s, where a rounding dive found nothing below
+    PACK-BY-PACK-9).  Before the dual-optimal inequalities a node took 4-6 s
+    (node column generation ~60 % of the main process, strong branching ~25 %),
+    600 s gave 105-111 nodes at k = 16 and 33-118 at k = 32, and the gaps were
+    0.10 / 0.26 / 0.27 % (k = 16) and 0.27 / 0.08 / 0.22 % (k = 32); 1800 s runs
+    still ended at 0.15 % (k = 16 seed 1) and 0.22 % (k = 32 seed 0).  With them
+    (about 200 nodes at k = 16, 96-314 at k = 32) k = 32 is proven at seeds 1 and
+    2 (77 002.3 in 154 s, 72 132.7 in 390 s) and within 0.081 % at seed 0
+    (78 763.1 / 78 699.3), and k = 16 ends at 0.112 / 0.135 / 0.162 % (bounds
+    98 661 / 96 230 / 86 785, against 98 625 / 96 168 / 86 689 before).  At k = 16
+    seed 0 the incumbent limits (98 771.5 here, 98 718.6 in the previous run, which
+    would be 0.058 %): the neighbourhood search's exchanges with the tree depend on
+    timing, so one run per seed does not resolve a 0.05 % change.  The tries below
+    were measured before the dual-optimal inequalities.  Tried at k = 16
+Tried at k = 16
     and left out: branching on the total pack count (the LP is already integral in
     it at no cost: 98372.8 / 98372.9 for N <= 18 / N >= 19), other branching rules
     (bound after 300 s without the search: 98439 with the tau weighting, the
