@@ -98,7 +98,9 @@ COUNT_FRACTION = 0.02
 #: Pseudocosts per level in place of strong branching once a level had one strong branching
 #: each way (10 candidates scored, at most 5 of them strong-branched) made the tree faster and
 #: its bound worse: seeds 0 / 1, 300 s, no search: 84 / 52 nodes, bound 98 545 / 96 081, against
-#: 44 / 53 nodes, 98 589 / 96 105
+#: 44 / 53 nodes, 98 589 / 96 105.  With the dual-optimal inequalities (nodes 2-7x cheaper),
+#: 3 candidates instead of 5 (seeds 1 / 2, 300 s, no search): 136 / 125 nodes, bound 96 201 /
+#: 86 760, against 98 / 101 nodes, 96 169 / 86 777: no clear winner, 5 kept
 STRONG_CANDIDATES = 5
 #: time box of one such re-solve (seconds)
 STRONG_LP_TIME = 5.0
