@@ -605,7 +605,8 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
         lp = master.solve(dl)
         x = None if lp is None else lp.x
         while x is not None and not dl.expired():
-            supp = np.flatnonzero((x > 1e-6) & (np.asarray(master.levels[: x.size]) >= 0))  # packs only
+            lv = np.asarray(master.levels)[: x.size]
+            supp = np.flatnonzero((x > 1e-6) & (lv >= 0))  # packs only
             frac = [c for c in supp.tolist() if x[c] < 1 - 1e-6]
             if not frac:
                 break
@@ -613,7 +614,6 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
                 if x[c] >= 1 - 1e-6:
                     fixed.append(master.sets[c])
                     covered[list(master.sets[c])] = True
-            lv = np.asarray(master.levels)
             cands = [c for c in frac if x[c] >= DIVE_MIN_X] or frac
             cands = sorted(cands, key=lambda c: (-lv[c], -x[c]))[:DIVE_CANDIDATES]
             best, best_val = cands[0], math.inf

@@ -339,10 +339,9 @@ def _integral_cover(st: _State, master: CoveringMaster, x: np.ndarray) -> list[t
         cov[p] += 1
     for i in np.flatnonzero(cov == 0).tolist():
         donors = np.flatnonzero((cov >= 2) & st.table.above(i)).tolist()
-        pack = next((p for j in donors for p in packs if j in p), None)
+        j, pack = next(((j, p) for j in donors for p in packs if j in p), (None, None))
         if pack is None:
             return None
-        j = next(j for j in donors if j in pack)
         pack[pack.index(j)] = i
         cov[j] -= 1
         cov[i] += 1
