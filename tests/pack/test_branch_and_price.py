@@ -1220,3 +1220,27 @@ def test_integral_cover_puts_a_task_covered_through_a_dominance_column_in_place(
     assert tree._integral_cover(st, master, np.array([1.0, 0.5, 1.0])) is None  # a fractional pack
     # task 1 in one pack only: no place for task 0
     assert tree._integral_cover(st, master, np.array([1.0, 1.0, 0.0])) is None
+
+
+def test_offer_refuses_covers_that_are_not_schedules() -> None:
+    """A cover missing a task, with a pack above k tasks or a pack that fits no level
+    never becomes the incumbent (it would be cheaper than any schedule)."""
+    inst = random_pack_instance(9, 4, 3, seed=2400)
+    table = LevelTable(inst.times, 1.0)
+    st = solver._State(inst, table, Deadline(None), False, 0.0, 0)
+    threes = [tuple(range(r, r + 3)) for r in range(0, 9, 3)]
+    assert st.offer(threes, "threes", improve=False)
+    ub = st.ub
+    missing = [(0, 1), (3, 4, 5), (6, 7, 8)]  # task 2 nowhere
+    too_big = [(0, 1, 2, 3), (4, 5), (6, 7, 8)]  # 4 tasks, k = 3
+    out_of_range = [(0, 1, 2), (3, 4, 5), (6, 7, 9)]  # task 9 does not exist, 8 is missing
+    for cover in (missing, too_big, out_of_range):
+        assert not st.offer(cover, "bad", improve=False)
+    assert st.ub == ub and st.best_sets == threes
+    assert st.stats["refused_covers"] == 3
+    # a task covered twice is still a cover: it stays in its first pack only
+    overlap = [(0, 1, 2), (2, 3, 4), (5, 6, 7), (8,)]
+    cost = solver._cost(table, [(0, 1, 2), (3, 4), (5, 6, 7), (8,)])
+    assert st.offer(overlap, "overlap", improve=False) == (cost < ub)
+    assert sorted(i for s in st.best_sets for i in s) == list(range(9))
+    assert st.stats["refused_covers"] == 3

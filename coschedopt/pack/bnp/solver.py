@@ -115,8 +115,17 @@ class _State:
     def offer(self, sets: list[tuple[int, ...]], source: str, improve: bool = True) -> bool:
         """Consider a cover by task sets as incumbent (each set priced at its optimal level),
         after the local search of :func:`local_search` (time-boxed) when it is close to or
-        better than the incumbent."""
+        better than the incumbent.  A cover that misses a task or holds a pack that fits
+        no level or exceeds k tasks is not a schedule: it is refused (and counted in
+        ``stats["refused_covers"]``), so that no such cover can cut the search short."""
         sets = _partition(sets, self.table)
+        k, n = self.inst.max_pack_size, self.inst.n
+        if sorted(i for s in sets for i in s) != list(range(n)) or any(
+            len(s) > k or self.table.min_level(s) < 0 for s in sets
+        ):
+            self.stats["refused_covers"] = self.stats.get("refused_covers", 0) + 1
+            self.log(f"refused a cover from {source}: not a schedule of the {n} tasks in packs of <= {k}")
+            return False
         cost = _cost(self.table, sets)
         if improve and cost < self.ub * (1 + LOCAL_SEARCH_WINDOW):
             box = self.deadline.share(LOCAL_SEARCH_SHARE, LOCAL_SEARCH_MAX)
