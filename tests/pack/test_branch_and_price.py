@@ -703,7 +703,7 @@ def test_neighbourhood_search_in_a_worker_process(monkeypatch) -> None:
 
     monkeypatch.setattr(lns, "LNS_AFTER", 0.0)
     monkeypatch.setattr(lns, "LNS_TASKS", 7)  # handed to the worker (another process)
-    monkeypatch.setattr(lns, "LNS_WIDTHS", (1,))  # so are these: with wider windows it finds every optimum
+    monkeypatch.setattr(lns, "LNS_STAGES", ((1, 1),))  # so are these: with wider windows it finds every optimum
     sent = 0
     for seed in range(6):
         inst = random_pack_instance(14 + seed % 3, 6 + seed % 3, 2 + seed % 3, seed=950 + seed)
@@ -815,7 +815,7 @@ def test_neighbourhood_search_gives_unproven_windows_more_time(monkeypatch) -> N
     from coschedopt.pack.bnp import lns, solver
 
     monkeypatch.setattr(lns, "LNS_TASKS", 7)
-    monkeypatch.setattr(lns, "LNS_WIDTHS", (1,))  # no wider windows afterwards (tested below)
+    monkeypatch.setattr(lns, "LNS_STAGES", ((1, 1),))  # no wider windows afterwards (tested below)
     boxes: list[tuple[frozenset, float]] = []
     proven: set[frozenset] = set()
 
@@ -913,8 +913,8 @@ def test_node_probe_mip_is_time_boxed_and_the_tree_stays_exact(monkeypatch) -> N
 
 def test_neighbourhood_search_widens_its_windows_once_exhausted(monkeypatch) -> None:
     # with nothing improving (a faked re-solve returning the packs unchanged and proven),
-    # every window of each width in LNS_WIDTHS is tried exactly once, narrowest first:
-    # the windows of one width all come before any of the next
+    # every window of each stage in LNS_STAGES is tried exactly once, in stage order:
+    # the windows of one stage all come before any of the next
     from coschedopt.pack.bnp import lns, solver
 
     monkeypatch.setattr(lns, "LNS_TASKS", 4)
@@ -933,10 +933,10 @@ def test_neighbourhood_search_widens_its_windows_once_exhausted(monkeypatch) -> 
     while nb.step(Deadline(None)):
         pass
     expected: list[frozenset] = []
-    for m in lns.LNS_WIDTHS:
-        keys = [frozenset(map(tuple, inst.times[sorted(key)].tolist())) for _, key in nb.all_windows(4 * m)]
+    for m, reach in lns.LNS_STAGES:
+        keys = [frozenset(map(tuple, inst.times[sorted(key)].tolist())) for _, key in nb.all_windows(4 * m, reach)]
         new = {key for key in keys if key not in expected}
-        assert new, f"width {m} adds windows"
+        assert new, f"stage {m, reach} adds windows"
         assert set(tried[len(expected) : len(expected) + len(new)]) == new
         expected += list(new)
     assert len(tried) == len(expected) == len(set(tried))
@@ -1244,3 +1244,39 @@ def test_offer_refuses_covers_that_are_not_schedules() -> None:
     assert st.offer(overlap, "overlap", improve=False) == (cost < ub)
     assert sorted(i for s in st.best_sets for i in s) == list(range(9))
     assert st.stats["refused_covers"] == 3
+
+
+def test_skipping_windows_are_every_pack_with_up_to_three_of_the_packs_after_it() -> None:
+    # all_windows(reach=r): the packs sorted by level; pack a with m = 1..3 of packs
+    # a+1..a+r (any of them, not only adjacent ones), within the task limit when m > 1
+    from coschedopt.pack.bnp import lns, solver
+
+    for seed in range(6):
+        inst = random_pack_instance(30, 8, 3, seed=2500 + seed)
+        table = LevelTable(inst.times, 1.0)
+        st = solver._State(inst, table, Deadline(None), False, 0.0, 0)
+        rng = np.random.default_rng(seed)
+        order = rng.permutation(inst.n).tolist()
+        sizes = rng.integers(1, 4, size=inst.n).tolist()
+        packs, r = [], 0
+        for size in sizes:
+            if r < inst.n:
+                packs.append(tuple(sorted(order[r : r + size])))
+                r += size
+        assert st.offer(packs, "random", improve=False)
+        nb = lns.Neighbourhoods(st)
+        ranked = sorted(st.best_sets, key=lambda s: (table.min_level(s), s))
+        for limit, reach in ((4, 4), (6, 2), (9, 3)):
+            got = sorted(sorted(map(tuple, w)) for w, _ in nb.all_windows(limit, reach))
+            want = []
+            for a in range(len(ranked)):
+                after = range(a + 1, min(len(ranked), a + 1 + reach))
+                for m in (1, 2, 3):
+                    for rest in itertools.combinations(after, m):
+                        sel = [ranked[a], *(ranked[b] for b in rest)]
+                        size = sum(map(len, sel))
+                        if (m == 1 or size <= limit) and size <= 2 * limit:
+                            want.append(sorted(sel))
+            assert got == sorted(want)
+            runs = [sorted(ranked[a:b]) for a in range(len(ranked)) for b in range(a + 2, len(ranked) + 1)]
+            assert any(w not in runs for w in got), "some window skips a pack"
