@@ -5,7 +5,7 @@ set partitions or by the ILP of Theorem 4, whose n*n*p binaries and weak relaxat
 stop at about n = 10 on 16 processors.  This package proves the optimum of the
 paper's Workload-II (65 tasks, 16 processors) at every k in about a minute at
 most, brings Workload-III (260 tasks, 32 processors) within a certified 0.1 % in
-10 minutes at k = 4, 8 and 32 (proving some seeds at k = 32) and within 0.17 % at
+10 minutes at k = 4 and 8, proves it at k = 32 (every seed), stays within 0.16 % at
 k = 16, and solves Theorem 2's 3-PARTITION instances with hundreds of tasks and p = B ~ 1000
 (measured in ``benchmarks/results/bnp.md``).
 
@@ -130,8 +130,9 @@ Primal heuristics
     repeat: :func:`.solver._dive`), restricted-master MIPs (at the root
     and every 25 nodes, at most 15 % of the tree's time), integral node LPs and the
     enumeration MIPs.  Once a run is past a minute, a large neighbourhood search
-    (:mod:`.lns`) frees the tasks of a few packs adjacent in cost and re-solves them
-    exactly with this solver: in a worker process on its own copy of the incumbent
+    (:mod:`.lns`) frees the tasks of a few packs close in cost (adjacent ones, then
+    a pack with one to three of the four after it) and re-solves them exactly with
+    this solver: in a worker process on its own copy of the incumbent
     while the tree goes on, the two exchanging their cheaper covers between
     column-generation rounds (default with two cores or more), or between tree
     nodes within 40 % of the time.
@@ -163,16 +164,25 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     600 s gave 105-111 nodes at k = 16 and 33-118 at k = 32, and the gaps were
     0.10 / 0.26 / 0.27 % (k = 16) and 0.27 / 0.08 / 0.22 % (k = 32); 1800 s runs
     still ended at 0.15 % (k = 16 seed 1) and 0.22 % (k = 32 seed 0).  With them
-    (about 200 nodes at k = 16, 96-314 at k = 32) k = 32 is proven at seeds 1 and
-    2 (77 002.3 in 154 s, 72 132.7 in 390 s) and within 0.081 % at seed 0
-    (78 763.1 / 78 699.3), and k = 16 ends at 0.112 / 0.135 / 0.162 % (bounds
-    98 661 / 96 230 / 86 785, against 98 625 / 96 168 / 86 689 before).  At k = 16
-    seed 0 the incumbent limits (98 771.5 here, 98 718.6 in the previous run, which
-    would be 0.058 %): the neighbourhood search's exchanges with the tree depend on
-    timing, so one run per seed does not resolve a 0.05 % change.  The tries below
-    were measured before the dual-optimal inequalities.  Tried at k = 16
-Tried at k = 16
-    and left out: branching on the total pack count (the LP is already integral in
+    and the neighbourhood search's windows that skip packs (229-252 nodes at k = 16,
+    96-330 at k = 32) k = 32 is proven at every seed (78 699.3 in 426 s, 77 002.3
+    in 124 s, 72 132.7 in 582 s) and k = 16 ends at 0.118 / 0.153 / 0.129 % (bounds
+    98 662 / 96 237 / 86 804, against 98 625 / 96 168 / 86 689 before them).  At
+    k = 16 seeds 0 and 2 the incumbent limits: the best ones any run found, 98 716.1
+    and 86 877.2, would give 0.055 and 0.085 % against these bounds.  The search's
+    exchanges with the tree depend on timing, so one run per seed does not resolve
+    a 0.05 % change (two runs of the same code, 200 s of tree without the search,
+    ended 8 apart at seed 2).
+    Tried with them and left out: putting off the branching of a node whose bound
+    is no longer the least once solved (it waits in the queue with its bound and
+    duals, so strong branching is spent only on nodes that get branched; the
+    reported bound is the same function of the nodes branched).  Without the
+    search, after 200-300 s it moved the bound by +26..+47 at seed 1, +4 at seed 0
+    and -10..-39 at seed 2 (re-solving the node's column generation when it comes
+    back, its restricted LP only, or that LP with the stored LP point).
+
+Tried before the dual-optimal inequalities, and left out
+    At k = 16: branching on the total pack count (the LP is already integral in
     it at no cost: 98372.8 / 98372.9 for N <= 18 / N >= 19), other branching rules
     (bound after 300 s without the search: 98439 with the tau weighting, the
     same with tau^2, 98386 unweighted, 98431 kept away from the node's earlier
