@@ -1249,7 +1249,7 @@ def test_offer_refuses_covers_that_are_not_schedules() -> None:
 def test_skipping_windows_are_every_pack_with_up_to_three_of_the_packs_after_it() -> None:
     # all_windows(reach=r): the packs sorted by level; pack a with m = 1..3 of packs
     # a+1..a+r (any of them, not only adjacent ones), within the task limit when m > 1
-    from coschedopt.pack.bnp import lns, solver
+    from coschedopt.pack.bnp import lns
 
     for seed in range(6):
         inst = random_pack_instance(30, 8, 3, seed=2500 + seed)

@@ -163,12 +163,12 @@ class Neighbourhoods:
         from .solver import allocations
 
         st = self.st
-        if st.ub < self._ub_seen:  # a new incumbent: its narrowest windows first
+        if st.ub < self._ub_seen:  # a new incumbent: the first stage's windows first
             self.stage, self._ub_seen = 0, st.ub
         todo: list = []
         while not todo:
-            times, reach = self.stages[self.stage]
-            every = self.all_windows(self.window_tasks * times, reach)
+            multiple, reach = self.stages[self.stage]
+            every = self.all_windows(self.window_tasks * multiple, reach)
             todo, box = [w for w in every if w[1] not in self.tried], LNS_SUB_TIME
             if not todo:  # every window tried: give the unproven ones more time, shortest box first
                 boxes = [(self.unproven.get(w[1], math.inf), r) for r, w in enumerate(every)]
