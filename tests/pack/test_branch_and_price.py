@@ -701,7 +701,7 @@ def test_neighbourhood_search_in_a_worker_process(monkeypatch) -> None:
 
     from coschedopt.pack.bnp import lns, solver
 
-    monkeypatch.setattr(lns, "LNS_AFTER", 0.0)
+    monkeypatch.setattr(lns, "LNS_WORKER_AFTER", 0.0)
     monkeypatch.setattr(lns, "LNS_TASKS", 7)  # handed to the worker (another process)
     monkeypatch.setattr(lns, "LNS_STAGES", ((1, 1),))  # so are these: with wider windows it finds every optimum
     sent = 0
