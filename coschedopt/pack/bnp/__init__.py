@@ -129,13 +129,13 @@ Primal heuristics
     highest fractional level, chosen among eight by a trial LP, re-price the rest,
     repeat: :func:`.solver._dive`), restricted-master MIPs (at the root
     and every 25 nodes, at most 15 % of the tree's time), integral node LPs and the
-    enumeration MIPs.  Once a run is past a minute, a large neighbourhood search
-    (:mod:`.lns`) frees the tasks of a few packs close in cost (adjacent ones, then
-    a pack with one to three of the four after it) and re-solves them exactly with
-    this solver: in a worker process on its own copy of the incumbent
-    while the tree goes on, the two exchanging their cheaper covers between
-    column-generation rounds (default with two cores or more), or between tree
-    nodes within 40 % of the time.
+    enumeration MIPs.  A large neighbourhood search (:mod:`.lns`) frees the tasks
+    of a few packs close in cost (adjacent ones, then a pack with one to three of
+    the four after it) and re-solves them exactly with this solver: in a worker
+    process on its own copy of the incumbent from the tenth second on while the
+    tree goes on, the two exchanging their cheaper covers between column-generation
+    rounds (default with two cores or more), or, once a run is past a minute,
+    between tree nodes within 40 % of the time.
 
 Lower bound (valid at every moment)
     For any duals pi >= 0, sigma >= 0, mu (>= 0 unless the row has an upper bound)
@@ -163,13 +163,19 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     (node column generation ~60 % of the main process, strong branching ~25 %),
     600 s gave 105-111 nodes at k = 16 and 33-118 at k = 32, and the gaps were
     0.10 / 0.26 / 0.27 % (k = 16) and 0.27 / 0.08 / 0.22 % (k = 32); 1800 s runs
-    still ended at 0.15 % (k = 16 seed 1) and 0.22 % (k = 32 seed 0).  With them
-    and the neighbourhood search's windows that skip packs (229-252 nodes at k = 16,
-    96-330 at k = 32) k = 32 is proven at every seed (78 699.3 in 426 s, 77 002.3
-    in 124 s, 72 132.7 in 582 s) and k = 16 ends at 0.118 / 0.153 / 0.129 % (bounds
-    98 662 / 96 237 / 86 804, against 98 625 / 96 168 / 86 689 before them).  At
-    k = 16 seeds 0 and 2 the incumbent limits: the best ones any run found, 98 716.1
-    and 86 877.2, would give 0.055 and 0.085 % against these bounds.  The search's
+    still ended at 0.15 % (k = 16 seed 1) and 0.22 % (k = 32 seed 0).  With them,
+    the neighbourhood search's windows that skip packs and its worker started at
+    10 s (225-228 nodes at k = 16, 96-393 at k = 32), k = 32 is proven at every seed
+    (78 699.3 in 451 s, 77 002.3 in 135 s, 72 132.7 in 534 s) and k = 16 ends at
+    0.103 / 0.153 / 0.124 % (bounds 98 664 / 96 234 / 86 806, against 98 625 /
+    96 168 / 86 689 before them).  At k = 16 seeds 0 and 1 the incumbent limits:
+    the best ones any run found, 98 716.1 and 96 316.1, would give 0.053 and 0.085 %
+    against these bounds.  At seed 2 every search ends at 86 912.9-86 913.9 (four
+    runs of windows alone, with three orders of the windows, 400-540 s each) and
+    the bound creeps: of the 177 open nodes after 600 s, 35 lie within 0.01 % of
+    the least bound (86 815.1 in that run, with the worker still started at 60 s),
+    165 within 0.1 %, so each node branched
+    adds two children that are barely higher.  The search's
     exchanges with the tree depend on timing, so one run per seed does not resolve
     a 0.05 % change (two runs of the same code, 200 s of tree without the search,
     ended 8 apart at seed 2).
@@ -179,7 +185,15 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     reported bound is the same function of the nodes branched).  Without the
     search, after 200-300 s it moved the bound by +26..+47 at seed 1, +4 at seed 0
     and -10..-39 at seed 2 (re-solving the node's column generation when it comes
-    back, its restricted LP only, or that LP with the stored LP point).
+    back, its restricted LP only, or that LP with the stored LP point).  Windows
+    alone, 400-540 s from the same 60 s incumbent at k = 16 seeds 1 / 2: retrying
+    the time-boxed windows of a stage only after the next stage's new windows
+    (96 392 / 86 914, against 96 316-96 360 / 86 913-86 914 with the retries
+    first), and windows guided by the root LP (the incumbent's packs that meet one
+    LP column, up to 96 tasks, after the runs of adjacent packs: 96 414 / 86 913,
+    reaching 86 913 at 181 s instead of 530 s).  Subset-row cuts at the root
+    (50 triples) moved the LP by 13 after 35 s of column generation, against the
+    440 the tree adds.
 
 Tried before the dual-optimal inequalities, and left out
     At k = 16: branching on the total pack count (the LP is already integral in
