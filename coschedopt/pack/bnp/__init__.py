@@ -174,10 +174,9 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     runs of windows alone, with three orders of the windows, 400-540 s each) and
     the bound creeps: of the 177 open nodes after 600 s, 35 lie within 0.01 % of
     the least bound (86 815.1 in that run, with the worker still started at 60 s),
-    165 within 0.1 %, so each node branched
-    adds two children that are barely higher.  The search's
-    exchanges with the tree depend on timing, so one run per seed does not resolve
-    a 0.05 % change (two runs of the same code, 200 s of tree without the search,
+    165 within 0.1 %, so each node branched adds two children that are barely
+    higher.  The search's exchanges with the tree depend on timing, so one run per
+    seed does not resolve a 0.05 % change (two runs of the same code, 200 s of tree without the search,
     ended 8 apart at seed 2).
     Tried with them and left out: putting off the branching of a node whose bound
     is no longer the least once solved (it waits in the queue with its bound and

@@ -70,12 +70,12 @@ LNS_MAX_SUB_TIME = 80.0
 #: the search starts once the solver has run LNS_AFTER seconds and then takes at most
 #: LNS_SHARE of the time spent (Workload-II's trees close within about a minute without it)
 LNS_AFTER = 60.0
+LNS_SHARE = 0.4
 #: a worker process (on a core of its own: it takes no time from the tree) starts once the
 #: solver has run LNS_WORKER_AFTER seconds, from the incumbent of the paper's heuristics and
 #: the local search; at Workload-III k = 16 the tree starts after ~45 s and the search had
 #: waited until 60 s while its windows were still improving the incumbent at 400-500 s
 LNS_WORKER_AFTER = 10.0
-LNS_SHARE = 0.4
 #: seconds the worker waits for a new incumbent once every window of its own was tried
 LNS_IDLE_WAIT = 1.0
 
