@@ -759,12 +759,13 @@ def _seeded_master(inst: PackInstance, table: LevelTable, seed: int, heuristics:
     return st, master
 
 
-def test_strong_count_branching_picks_a_fractional_count_and_restores_the_rows() -> None:
+def test_strong_count_branching_picks_a_fractional_count_and_restores_the_rows(monkeypatch) -> None:
     # the chosen (level, N) is a fractional pack count of the LP point, the node's rows
-    # (bounds of every pack-count row) and LP are as before, and the children's bases
-    # returned are optimal for the children's LPs
+    # (bounds of every pack-count row) and LP are as before, and, with the children's
+    # re-solves run to optimality, the children's bases returned are optimal for their LPs
     from coschedopt.pack.bnp import solver, tree
 
+    monkeypatch.setattr(tree, "STRONG_ITERATIONS", None)
     branched = with_bases = 0
     for seed in range(8):
         inst = random_pack_instance(24, 10, 4, seed=1700 + seed)
@@ -805,6 +806,46 @@ def test_strong_count_branching_picks_a_fractional_count_and_restores_the_rows()
             assert master.h.getInfo().simplex_iteration_count == 0
         master.set_level_rhs(need, {})
     assert branched >= 3 and with_bases >= 1
+
+
+def test_iteration_limited_child_lp_is_a_rising_lower_estimate() -> None:
+    # strong branching's re-solves stop after STRONG_ITERATIONS dual simplex iterations:
+    # from the node's optimal basis, with a pack count's right-hand side moved, the
+    # objective where the solve stops lies between the node's LP and the child's LP
+    # and does not fall as the limit grows; the full solve afterwards is unaffected
+    from coschedopt.pack.bnp import solver
+
+    stopped = 0
+    for seed in range(8):
+        inst = random_pack_instance(24, 10, 4, seed=1700 + seed)
+        table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
+        st, master = _seeded_master(inst, table, seed)
+        cg = solver._level_cut_rounds(st, master, solver._column_generation(st, master))
+        levels, counts = master.level_counts(cg.x)
+        node = master.basis()
+        need = {lv: rhs for lv, rhs in master.level_cuts}
+        for lv, c in zip(levels.tolist(), counts.tolist(), strict=True):
+            if not 0.02 < c - math.floor(c) < 0.98:
+                continue
+            for need_c, upper_c in (({**need}, {lv: math.floor(c)}), ({**need, lv: math.ceil(c)}, {})):
+                master.set_level_rhs(need_c, upper_c)
+                master.start_from(node)
+                full = master.solve(Deadline(None))
+                assert full is not None and full.objective >= cg.lp - 1e-9 * max(1.0, cg.lp)
+                last = cg.lp
+                for limit in (1, 2, 4, 8, 10**6):
+                    master.start_from(node)
+                    part = master.solve(Deadline(None), iteration_limit=limit)
+                    assert part is not None and part.iterations <= limit
+                    tol = 1e-7 * max(1.0, full.objective)
+                    assert last - tol <= part.objective <= full.objective + tol
+                    last = part.objective
+                    stopped += part.iterations == limit and part.objective < full.objective - tol
+                assert part.objective == pytest.approx(full.objective, rel=1e-9)
+            master.set_level_rhs(need, {})
+            master.start_from(node)
+            assert master.solve(Deadline(None)).objective == pytest.approx(cg.lp, rel=1e-9)
+    assert stopped >= 3
 
 
 def test_neighbourhood_search_gives_unproven_windows_more_time(monkeypatch) -> None:

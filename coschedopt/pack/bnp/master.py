@@ -26,6 +26,8 @@ DOMINANCE_LEVEL = -2
 #: HiGHS basis status codes, by value (kLower = 0, kBasic = 1, ...)
 _STATUS = sorted(highspy.HighsBasisStatus.__members__.values(), key=int)
 BASIC = int(highspy.HighsBasisStatus.kBasic)
+#: HiGHS' default simplex_iteration_limit: none
+NO_ITERATION_LIMIT = 2**31 - 1
 #: a simplex basis: HiGHS status codes of the columns and of the rows (int8 arrays)
 Basis = tuple[np.ndarray, np.ndarray]
 
@@ -370,21 +372,31 @@ class CoveringMaster:
         nb.valid = True
         self.h.setBasis(nb)
 
-    def solve(self, deadline: Deadline) -> LPSolution | None:
-        """Re-solve (warm); None when the time limit stopped HiGHS before optimality."""
+    def solve(self, deadline: Deadline, iteration_limit: int | None = None) -> LPSolution | None:
+        """Re-solve (warm); None when the time limit stopped HiGHS before optimality.
+
+        With ``iteration_limit`` a solve that reaches it returns where it stopped.  After
+        a bound or right-hand-side change the dual simplex runs from a dual feasible
+        basis and its objective only rises, so that point's objective is a lower
+        estimate of the LP value (not a bound of the problem: the columns are restricted).
+        """
         self._apply_start()
         rem = deadline.remaining()
         self.h.setOptionValue("time_limit", self.h.getRunTime() + (rem if math.isfinite(rem) else 1e30))
         self.h.setOptionValue("simplex_strategy", 1 if self._bounds_changed else 4)
+        self.h.setOptionValue("simplex_iteration_limit", iteration_limit or NO_ITERATION_LIMIT)
         self._bounds_changed = False
         self.h.run()
-        if self.h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        status = self.h.getModelStatus()
+        partial = iteration_limit is not None and status == highspy.HighsModelStatus.kIterationLimit
+        if status != highspy.HighsModelStatus.kOptimal and not partial:
             return None
         sol = self.h.getSolution()
         dual = np.array(sol.row_dual, dtype=float)
         x = np.array(sol.col_value, dtype=float)
-        self._solves += 1
-        self._stamp(x)
+        if not partial:
+            self._solves += 1
+            self._stamp(x)
         return LPSolution(
             objective=float(self.h.getInfo().objective_function_value),
             duals=np.maximum(dual[: self.n], 0.0),
