@@ -192,7 +192,13 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     LP column, up to 96 tasks, after the runs of adjacent packs: 96 414 / 86 913,
     reaching 86 913 at 181 s instead of 530 s).  Subset-row cuts at the root
     (50 triples) moved the LP by 13 after 35 s of column generation, against the
-    440 the tree adds.
+    440 the tree adds.  Strong branching's re-solves stopped after 50 dual simplex
+    iterations (``tree.STRONG_ITERATIONS``, 35 % of the tree's time before): 279-318
+    nodes instead of 225-228 at k = 16 and bounds +7 / +4 / +14, so faster nodes do
+    raise the bound, but not enough: 98 671 / 96 238 / 86 820, where 0.1 % of the
+    incumbents of the benchmark above needs 98 667 / 96 286 / 86 827, and the
+    search's incumbents of that run were worse (98 772 / 96 475 / 86 930); k = 32
+    seed 0 was no longer proven within 600 s (gap 3e-7).
 
 Tried before the dual-optimal inequalities, and left out
     At k = 16: branching on the total pack count (the LP is already integral in

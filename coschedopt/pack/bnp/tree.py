@@ -16,9 +16,8 @@ levels where no window opens or closes) and Farley bound hold in every node.
 Branching: first on a fractional pack count N(>= l) of the LP point (children
 N <= floor | N >= ceil), chosen by strong branching: the ``STRONG_CANDIDATES``
 counts whose fractional part is closest to 1/2, weighted by tau_l, have their two
-children re-solved on the columns at hand (the restricted master LP, no pricing,
-at most ``STRONG_ITERATIONS`` dual simplex iterations from the node's optimal
-basis: an estimate, not a bound), and the count with the largest product of the two LP
+children re-solved on the columns at hand (the restricted master LP, no pricing:
+an estimate, not a bound), and the count with the largest product of the two LP
 increases wins (the product rule of Achterberg, Koch and Martin, "Branching rules
 revisited", 2005).  The LP of the synthetic workloads slides packs of k
 neighbouring tasks (by size) over many fractional offsets; fixing the counts fixes
@@ -105,16 +104,20 @@ COUNT_FRACTION = 0.02
 STRONG_CANDIDATES = 5
 #: time box of one such re-solve (seconds)
 STRONG_LP_TIME = 5.0
-#: and its dual simplex iteration limit (None: to optimality).  The dual simplex starts
-#: from the node's optimal basis, which stays dual feasible when a count's bound moves,
-#: so its objective only rises: where it stops is a lower estimate of the child's LP.
-#: Workload-III k = 16, 200 s with the search: a re-solve to optimality took 643
-#: iterations (median 581) and 0.12 s, 35 % of the tree's time.  300 s without the
-#: search, seeds 0 / 1 / 2: 172 / 194 / 144-152 nodes, bound 98 633 / 96 206 / 86 789
-#: with a limit of 50 (40 or 100 at seed 2), against 118 / 104 / 100 nodes, 98 638 /
-#: 96 174 / 86 774 without; 200 at seed 2: 120 nodes, 86 770; 50 with 10 candidates,
-#: seeds 0 / 2: 98 621 / 86 774
-STRONG_ITERATIONS = 50
+#: and its dual simplex iteration limit (None: to optimality, the default).  The dual
+#: simplex starts from the node's optimal basis, which stays dual feasible when a count's
+#: bound moves, so its objective only rises: where a limit stops it is a lower estimate of
+#: the child's LP.  Workload-III k = 16, 200 s with the search: a re-solve to optimality
+#: took 643 iterations (median 581) and 0.12 s, 35 % of the tree's time.  A limit of 50,
+#: 300 s without the search, seeds 0 / 1 / 2: 172 / 194 / 144-152 nodes, bound 98 633 /
+#: 96 206 / 86 789 (40 or 100 at seed 2), against 118 / 104 / 100 nodes, 98 638 / 96 174 /
+#: 86 774 without (200 at seed 2: 120 nodes, 86 770; 50 with 10 candidates, seeds 0 / 2:
+#: 98 621 / 86 774).  The full 600 s benchmark with 50 (at 2e86680): k = 16, 279-318 nodes
+#: instead of 225-228, bounds +7 / +4 / +14 (98 671 / 96 238 / 86 820) but the search's
+#: incumbents worse (98 772 / 96 475 / 86 930: gaps 0.102 / 0.246 / 0.126 %); k = 32 seeds
+#: 1 / 2 proven in 155 / 484 s (135 / 534 s without), seed 0 left at a gap of 3e-7 after
+#: 600 s (proven in 451 s without): left off
+STRONG_ITERATIONS = None
 #: once the master holds more than PURGE_ABOVE columns, a node starts by deleting the
 #: columns of largest reduced cost (outside the LP support for PURGE_AGE solves, nonbasic
 #: in the LP and in the open nodes' stored bases) down to PURGE_TO (CoveringMaster.purge).
@@ -230,8 +233,7 @@ def _count_branch(
     increase is the one to plunge into.  Without ``strong`` (a node of a plunge) the
     first candidate is taken and the plunge rounds its count to the nearest integer.
     The children start their column generation from the winner's two bases: their
-    first dual simplex re-solve is then done, or its first ``STRONG_ITERATIONS``
-    iterations.
+    first dual simplex re-solve is then done (or begun, under ``STRONG_ITERATIONS``).
     """
     levels, counts = master.level_counts(x)
     frac = counts - np.floor(counts)
@@ -254,7 +256,7 @@ def _count_branch(
                 master.set_level_rhs(need_c, upper_c)
                 master.start_from(start)
                 box = st.deadline.share(1.0, STRONG_LP_TIME)
-                sol = master.solve(box, STRONG_ITERATIONS or None)
+                sol = master.solve(box, STRONG_ITERATIONS)
                 st.stats["strong_branching_lps"] = st.stats.get("strong_branching_lps", 0) + 1
                 if sol is None:  # out of time: keep what was measured
                     return int(levels[best]), float(counts[best]), best_up, best_bases
