@@ -197,8 +197,9 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     nodes instead of 225-228 at k = 16 and bounds +7 / +4 / +14, so faster nodes do
     raise the bound, but not enough: 98 671 / 96 238 / 86 820, where 0.1 % of the
     incumbents of the benchmark above needs 98 667 / 96 286 / 86 827, and the
-    search's incumbents of that run were worse (98 772 / 96 475 / 86 930); k = 32
-    seed 0 was no longer proven within 600 s (gap 3e-7).
+    search's incumbents of that run were worse (98 772 / 96 475 / 86 930; a second
+    run at seed 1 ended at 96 314 / 96 239, 0.077 %); k = 32 seed 0 was no longer
+    proven within 600 s in two runs (gaps 3e-7 and 0.10 %).
 
 Tried before the dual-optimal inequalities, and left out
     At k = 16: branching on the total pack count (the LP is already integral in

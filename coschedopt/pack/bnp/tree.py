@@ -116,7 +116,9 @@ STRONG_LP_TIME = 5.0
 #: instead of 225-228, bounds +7 / +4 / +14 (98 671 / 96 238 / 86 820) but the search's
 #: incumbents worse (98 772 / 96 475 / 86 930: gaps 0.102 / 0.246 / 0.126 %); k = 32 seeds
 #: 1 / 2 proven in 155 / 484 s (135 / 534 s without), seed 0 left at a gap of 3e-7 after
-#: 600 s (proven in 451 s without): left off
+#: 600 s (proven in 451 s without).  Second runs: k = 16 seed 1 96 314 / 96 239 (0.077 %,
+#: 347 nodes: the incumbents are the search's noise), k = 32 seed 0 78 779 / 78 699
+#: (0.10 %: the bound reached the optimum, the incumbent did not): left off
 STRONG_ITERATIONS = None
 #: once the master holds more than PURGE_ABOVE columns, a node starts by deleting the
 #: columns of largest reduced cost (outside the LP support for PURGE_AGE solves, nonbasic
