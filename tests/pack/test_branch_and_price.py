@@ -759,23 +759,34 @@ def _seeded_master(inst: PackInstance, table: LevelTable, seed: int, heuristics:
     return st, master
 
 
+def _node_with_fractional_counts(seed: int):
+    """(solver state, master, converged root LP with its pack-count cuts, the cuts' least
+    counts by level, the LP point's fractional pack counts N(>= level) by level) of a
+    random instance (24 tasks, 10 processors, k = 4)."""
+    from coschedopt.pack.bnp import solver
+
+    inst = random_pack_instance(24, 10, 4, seed=1700 + seed)
+    table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
+    st, master = _seeded_master(inst, table, seed)
+    cg = solver._level_cut_rounds(st, master, solver._column_generation(st, master))
+    levels, counts = master.level_counts(cg.x)
+    frac = counts - np.floor(counts)
+    fractional = {int(lv): float(c) for lv, c, f in zip(levels, counts, frac, strict=True) if 0.02 < f < 0.98}
+    return st, master, cg, {lv: rhs for lv, rhs in master.level_cuts}, fractional
+
+
 @pytest.mark.parametrize("limit", [None, 3])
 def test_strong_count_branching_picks_a_fractional_count_and_restores_the_rows(monkeypatch, limit) -> None:
     # the chosen (level, N) is a fractional pack count of the LP point, the node's rows
     # (bounds of every pack-count row) and LP are as before, also when the children's
     # re-solves stop after ``limit`` iterations; with re-solves run to optimality, the
     # children's bases returned are optimal for their LPs
-    from coschedopt.pack.bnp import solver, tree
+    from coschedopt.pack.bnp import tree
 
     monkeypatch.setattr(tree, "STRONG_ITERATIONS", limit)
     branched = with_bases = 0
     for seed in range(8):
-        inst = random_pack_instance(24, 10, 4, seed=1700 + seed)
-        table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
-        st, master = _seeded_master(inst, table, seed)
-        cg = solver._level_cut_rounds(st, master, solver._column_generation(st, master))
-        levels, counts = master.level_counts(cg.x)
-        need = {lv: rhs for lv, rhs in master.level_cuts}
+        st, master, cg, need, fractional = _node_with_fractional_counts(seed)
         before = (list(master.level_cuts), list(master.level_upper))
         choice = tree._count_branch(st, master, cg.x, cg.lp, need, {})
         # the rows added for the candidates' levels are left free (0 <= N <= inf)
@@ -784,8 +795,6 @@ def test_strong_count_branching_picks_a_fractional_count_and_restores_the_rows(m
         assert all(rhs == 0 for _, rhs in master.level_cuts[nb:]) and all(
             math.isinf(u) for u in master.level_upper[nb:]
         )
-        frac = counts - np.floor(counts)
-        fractional = {int(lv): float(c) for lv, c, f in zip(levels, counts, frac, strict=True) if 0.02 < f < 0.98}
         if choice is None:
             assert not fractional
             continue
@@ -815,20 +824,11 @@ def test_iteration_limited_child_lp_is_a_rising_lower_estimate() -> None:
     # from the node's optimal basis, with a pack count's right-hand side moved, the
     # objective where the solve stops lies between the node's LP and the child's LP
     # and does not fall as the limit grows; the full solve afterwards is unaffected
-    from coschedopt.pack.bnp import solver
-
     stopped = 0
     for seed in range(8):
-        inst = random_pack_instance(24, 10, 4, seed=1700 + seed)
-        table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
-        st, master = _seeded_master(inst, table, seed)
-        cg = solver._level_cut_rounds(st, master, solver._column_generation(st, master))
-        levels, counts = master.level_counts(cg.x)
+        _, master, cg, need, fractional = _node_with_fractional_counts(seed)
         node = master.basis()
-        need = {lv: rhs for lv, rhs in master.level_cuts}
-        for lv, c in zip(levels.tolist(), counts.tolist(), strict=True):
-            if not 0.02 < c - math.floor(c) < 0.98:
-                continue
+        for lv, c in fractional.items():
             for need_c, upper_c in (({**need}, {lv: math.floor(c)}), ({**need, lv: math.ceil(c)}, {})):
                 master.set_level_rhs(need_c, upper_c)
                 master.start_from(node)
