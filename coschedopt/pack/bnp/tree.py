@@ -123,7 +123,10 @@ STRONG_LP_TIME = 5.0
 #: 1 / 2 proven in 155 / 484 s (135 / 534 s without), seed 0 left at a gap of 3e-7 after
 #: 600 s (proven in 451 s without).  Second runs: k = 16 seed 1 96 314 / 96 239 (0.077 %,
 #: 347 nodes: the incumbents are the search's noise), k = 32 seed 0 78 779 / 78 699
-#: (0.10 %: the bound reached the optimum, the incumbent did not): left off
+#: (0.10 %: the bound reached the optimum, the incumbent did not).  Third run, k = 16 with
+#: the probe cap (PROBE_TREE_SHARE): 285 / 291 / 273 nodes, bounds 98 666 / 96 232 / 86 820,
+#: incumbents 98 779 / 96 427 / 86 935: of the seven 600 s runs at k = 16 with the limit and
+#: the search, six ended above the incumbents of the benchmark without it (by 5-93): left off
 STRONG_ITERATIONS = None
 #: once the master holds more than PURGE_ABOVE columns, a node starts by deleting the
 #: columns of largest reduced cost (outside the LP support for PURGE_AGE solves, nonbasic
