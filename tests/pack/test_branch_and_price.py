@@ -954,37 +954,6 @@ def test_node_probe_mip_is_time_boxed_and_the_tree_stays_exact(monkeypatch) -> N
     assert len(boxed) >= 3 and all(t == 0.0 for t in boxed)
 
 
-@pytest.mark.parametrize("share", [0.0, math.inf])
-def test_failed_node_probes_stay_within_their_share_of_the_tree(monkeypatch, share) -> None:
-    # the tree probes a node only while the probes that pruned nothing took less than
-    # PROBE_FREE seconds plus PROBE_TREE_SHARE of its time: with 0 + 0 it never probes,
-    # without a cap it does; the optimum is proven either way and failed probes are counted
-    from coschedopt.pack.bnp import tree
-
-    monkeypatch.setattr(tree, "PROBE_TREE_SHARE", share)
-    monkeypatch.setattr(tree, "PROBE_FREE", 0.0)
-    probes = []
-    real = tree._enumerate_and_solve
-
-    def spy(*args, **kw):
-        if kw.get("probe_only"):
-            probes.append(1)
-        return real(*args, **kw)
-
-    monkeypatch.setattr(tree, "_enumerate_and_solve", spy)
-    failed = 0
-    for seed in range(20):
-        inst = random_pack_instance(14 + seed % 5, 10 + seed % 7, 4 + seed % 3, seed=2000 + seed)
-        res = cs.solve(inst, METHOD, heuristics=False, rmp_time=0.0, lns=False, probe_columns=40)
-        check_result(inst, res, cs.solve(inst, "enumerate").objective)
-        failed += res.stats.get("failed_probes", 0)
-    assert failed <= len(probes)
-    if share == 0.0:
-        assert not probes
-    else:
-        assert len(probes) >= 3
-
-
 def test_neighbourhood_search_widens_its_windows_once_exhausted(monkeypatch) -> None:
     # with nothing improving (a faked re-solve returning the packs unchanged and proven),
     # every window of each stage in LNS_STAGES is tried exactly once, in stage order:
