@@ -193,22 +193,16 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     reaching 86 913 at 181 s instead of 530 s).  Subset-row cuts at the root
     (50 triples) moved the LP by 13 after 35 s of column generation, against the
     440 the tree adds.  Strong branching's re-solves stopped after 50 dual simplex
-    iterations (``tree.STRONG_ITERATIONS``, 35 % of the tree's time before): 279-318
-    nodes instead of 225-228 at k = 16 and bounds +7 / +4 / +14, so faster nodes do
-    raise the bound, but not enough: 98 671 / 96 238 / 86 820, where 0.1 % of the
-    incumbents of the benchmark above needs 98 667 / 96 286 / 86 827, and the
-    search's incumbents of that run were worse (98 772 / 96 475 / 86 930; a second
-    run at seed 1 ended at 96 314 / 96 239, 0.077 %); k = 32 seed 0 was no longer
-    proven within 600 s in two runs (gaps 3e-7 and 0.10 %); a third run at k = 16,
-    with a cap on the node probes that prune nothing (``tree.PROBE_SHRINK``: not
-    kept: k = 32 seed 0 was no longer proven), ended at bounds 98 666 / 96 232 / 86 820 and incumbents
-    98 779 / 96 427 / 86 935: six of the seven k = 16 runs with the limit ended above
-    the incumbents of the benchmark without it.  Capacity cuts "the packs meeting R
-    number at least ceil(|R| / k)" for R the first tasks in decreasing t(i, 1),
-    t(i, 2), t(i, p) or cheapest level: the root LP of k = 16 seed 2 violates 6 of
-    them (by at most 0.32), which lift the LP over the root's pack columns by 26.5
-    (86 596.1 -> 86 622.6, no pricing; the root LP is 86 364.6), and none at k = 32
-    seed 0: not built.
+    iterations (``tree.STRONG_ITERATIONS``, where the runs are listed): 20-54 % more
+    nodes at k = 16 and bounds a few units higher, but in six of seven 600 s runs
+    worse incumbents from the search, and k = 32 seed 0 no longer proven within
+    600 s.  A cap on the node probes that prune nothing (``tree.PROBE_SHRINK``): the
+    k = 16 bounds did not move and k = 32 seeds 0 and 2 were no longer proven.
+    Capacity cuts "the packs meeting R number at least ceil(|R| / k)" for R the first
+    tasks in decreasing t(i, 1), t(i, 2), t(i, p) or cheapest level: the root LP of
+    k = 16 seed 2 violates 6 of them (by at most 0.32), which lift the LP over the
+    root's pack columns by 26.5 (86 596.1 -> 86 622.6, no pricing; the root LP is
+    86 364.6), and none at k = 32 seed 0: not built.
 
 Tried before the dual-optimal inequalities, and left out
     At k = 16: branching on the total pack count (the LP is already integral in

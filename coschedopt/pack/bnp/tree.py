@@ -93,7 +93,8 @@ RMP_TREE_SHARE = 0.15
 #: k = 16 bounds where they were (98 663 / 96 232 / 86 802 after 211-215 nodes, against
 #: 98 664 / 96 234 / 86 806 after 225-228) and k = 32 seed 0 unproven after 600 s (gap
 #: 0.081 %, the bound at the optimum; in its run of record, proven in 451 s, a node's
-#: enumeration had completed, 2 577 columns, in this one none did).  Not kept
+#: enumeration had completed, 2 577 columns, in this one none did) and seed 2 unproven
+#: (0.114 %, proven in 534 s without).  Not kept
 PROBE_SHRINK = 0.5
 #: pack counts N(>= l) whose fractional part is within this of an integer are not branched on
 COUNT_FRACTION = 0.02
