@@ -59,7 +59,10 @@ LNS_TASKS = 48
 #: skips some).  A stage follows once every window of the previous one (and its retries)
 #: was tried; a cheaper incumbent starts again from the first.  Workload-III k = 16, 400 s
 #: of windows from the same 60 s incumbent (in-process): with the skipping stage 96 316 / 86 913
-#: at seeds 1 / 2, without it 96 482 / 86 913, with it in place of the first stage 96 410 / 86 930
+#: at seeds 1 / 2, without it 96 482 / 86 913, with it in place of the first stage 96 410 / 86 930.
+#: Tried and left out (branch lns-wide-second): the runs of twice the tasks before the skipping
+#: stage; with the tree, 600 s, seeds 0 / 1 / 2: 98 815.5 / 96 344.7 / 86 933.2, against
+#: 98 766.0 / 96 382.0 / 86 913.6 in the benchmark of record
 LNS_STAGES = ((1, 1), (1, 4), (2, 1), (3, 1))
 #: at most this many packs in a window of a stage of reach > 1
 LNS_SKIP_PACKS = 4
