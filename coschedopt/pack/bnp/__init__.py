@@ -171,14 +171,15 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     96 168 / 86 689 before them).  At k = 16 seeds 0 and 1 the incumbent limits:
     the best ones any run found, 98 716.1 and 96 314.3 (a 600 s run of the CLI),
     would give 0.053 and 0.083 % against these bounds; which one a run ends at is
-    chance (seed 1: 96 314-96 475 over runs of the same code; a rerun of the benchmark
-    at 6f0f446 ended at 98 741.9 / 96 382 / 86 952.5, gaps 0.087 / 0.164 / 0.197 %).  At seed 2 four runs
-    of windows alone (three orders of the windows, 400-540 s each) ended at
-    86 912.9-86 913.9, 600 s runs (this code and variants) at 86 909-86 958; a longer run
-    of the CLI (stopped at 900 s) went on to 86 892.6 at 713 s and 86 886.2 at 770 s, both
-    from windows of 96 tasks (the stage of twice the tasks), with gaps of 0.089 %
-    at 731 s and 0.068 % at 900 s (bound 86 827.2): that run needed about two minutes
-    more than the ten.  The bound creeps: of the 177 open nodes after 600 s, 35 lie within 0.01 % of
+    chance (seed 1: 96 314-96 475 over runs of the same code; a rerun of the
+    benchmark at 6f0f446 ended at 98 741.9 / 96 382 / 86 952.5, gaps 0.087 / 0.164 /
+    0.197 %).  At seed 2 four runs of windows alone (three orders of the windows,
+    400-540 s each) ended at 86 912.9-86 913.9, 600 s runs (this code and variants)
+    at 86 909-86 958; a longer run of the CLI (stopped at 900 s) went on to 86 892.6
+    at 713 s and 86 886.2 at 770 s, both from windows of 96 tasks (the stage of
+    twice the tasks), with gaps of 0.089 % at 731 s and 0.068 % at 900 s (bound
+    86 827.2): that run needed about two minutes more than the ten.  The bound
+    creeps: of the 177 open nodes after 600 s, 35 lie within 0.01 % of
     the least bound (86 815.1 in that run, with the worker still started at 60 s),
     165 within 0.1 %, so each node branched adds two children that are barely
     higher.  The search's exchanges with the tree depend on timing, so one run per
