@@ -597,9 +597,9 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
     and the last fix raised it to 100 365, at seed 2 the fourth fix raised it from 86 772 to
     91 130.  Tried and left out: limited backtracking (a fix that raises the re-priced LP
     by more than 0.5 % undone and the next candidate tried, up to three times per step, as
-    in Sadykov et al.'s diving with backtracking): 100 332 and 91 297, since every
-    alternative fix jumped as well; and scoring the columns of largest x too when every
-    fix from the top looked costly (101 245 and 90 566: the trial LPs, without pricing,
+    in Sadykov et al.'s diving with backtracking; branch dive-backtrack): 100 332 and
+    91 297, since every alternative fix jumped as well; and scoring the columns of largest
+    x too when every fix from the top looked costly (101 245 and 90 566: the trial LPs, without pricing,
     overestimate the jumps, so small packs were fixed first; at seed 0 the first step's
     best estimate from the top was +0.57 %, its re-priced LP +0.03 %).
     """
