@@ -178,7 +178,12 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     at 86 909-86 958; a longer run of the CLI (stopped at 900 s) went on to 86 892.6
     at 713 s and 86 886.2 at 770 s, both from windows of 96 tasks (the stage of
     twice the tasks), with gaps of 0.089 % at 731 s and 0.068 % at 900 s (bound
-    86 827.2): that run needed about two minutes more than the ten.  The bound
+    86 827.2): that run needed about two minutes more than the ten.  Runs of the CLI
+    to 900 s at seeds 0 and 1 (at ddbc5e2) reached 0.1 % at 868 s (incumbent 98 771.5
+    from 331 s on, bound 98 672.9) and at 753 s (96 322.1 / 96 230.8; 96 314.3 at
+    769 s): in these runs each seed needed 730-870 s.  The tree's pace differs between
+    benchmark runs of the same tree code (2 cores, the search on the second): 180-189
+    and 176-191 nodes in 600 s in two runs, 224-236 and 225-228 in two others.  The bound
     creeps: of the 177 open nodes after 600 s, 35 lie within 0.01 % of
     the least bound (86 815.1 in that run, with the worker still started at 60 s),
     165 within 0.1 %, so each node branched adds two children that are barely
