@@ -182,10 +182,10 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     to 900 s at seeds 0 and 1 (at ddbc5e2) reached 0.1 % at 868 s (incumbent 98 771.5
     from 331 s on, bound 98 672.9) and at 753 s (96 322.1 / 96 230.8; 96 314.3 at
     769 s): in these runs each seed needed 730-870 s.  The tree's pace differs between
-    benchmark runs of the same tree code (2 cores, the search on the second): 180-189
-    and 176-191 nodes in 600 s in two runs, 224-236 and 225-228 in two others.  The bound
-    creeps: of the 177 open nodes after 600 s, 35 lie within 0.01 % of
-    the least bound (86 815.1 in that run, with the worker still started at 60 s),
+    benchmark runs of the same tree code (2 cores, the search on the second): 176-236
+    nodes in 600 s over six runs (180-189 and 176-191 in two, 225-228 in the record).
+    The bound creeps: of the 177 open nodes after 600 s, 35 lie within 0.01 % of the
+    least bound (86 815.1 in that run, with the worker still started at 60 s),
     165 within 0.1 %, so each node branched adds two children that are barely
     higher.  The search's exchanges with the tree depend on timing, so one run per
     seed does not resolve a 0.05 % change (two runs of the same code, 200 s of tree without the search,

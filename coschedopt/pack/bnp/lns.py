@@ -68,15 +68,15 @@ LNS_STAGES = ((1, 1), (1, 4), (2, 1), (3, 1))
 LNS_SKIP_PACKS = 4
 #: time box of one sub-problem (seconds); once every window was tried, those stopped by
 #: their time box are re-solved with twice that box, up to LNS_MAX_SUB_TIME
-#: (tried and left out, branch lns-retry-last: the retries only once every stage's windows
-#: were tried; Workload-III k = 16, 600 s, seeds 0 / 1 / 2: 98 762.7 / 96 358.2 / 86 958.1,
-#: against 98 766.0 / 96 382.0 / 86 913.6 in the benchmark of record)
-#: (tried and left out, branch lns-dive: a window's dive, :func:`.solver._dive`, given half of
-#: its box instead of the solver's DIVE_SHARE = 0.2.  Workload-III k = 16, seed 2, windows of
-#: 64-96 tasks, 10 s each: of 12 windows of a 60 s incumbent (87 052.4) 6 improved it, by 269.6
-#: in all, instead of 5 (236.2), the same as with a 20 s box; of 18 windows of a 420 s incumbent
-#: (86 962.1) 1 instead of 2.  The benchmark, 600 s, seeds 0 / 1 / 2: 98 769.9 / 96 451.8 /
-#: 86 943.1, against 98 766.0 / 96 382.0 / 86 913.6 in the benchmark of record)
+#: Tried and left out, against 98 766.0 / 96 382.0 / 86 913.6 in the benchmark of record
+#: (Workload-III k = 16, 600 s, seeds 0 / 1 / 2):
+#: - branch lns-retry-last, the retries only once every stage's windows were tried:
+#:   98 762.7 / 96 358.2 / 86 958.1;
+#: - branch lns-dive, a window's dive (:func:`.solver._dive`) given half of its box instead
+#:   of the solver's DIVE_SHARE = 0.2: 98 769.9 / 96 451.8 / 86 943.1.  On single windows of
+#:   64-96 tasks at seed 2, 10 s each, 6 of 12 windows of a 60 s incumbent (87 052.4)
+#:   improved it, by 269.6 in all, instead of 5 (236.2), as many as with a 20 s box; of 18
+#:   windows of a 420 s incumbent (86 962.1), 1 instead of 2.
 LNS_SUB_TIME = 10.0
 LNS_MAX_SUB_TIME = 80.0
 #: the search starts once the solver has run LNS_AFTER seconds and then takes at most

@@ -591,17 +591,18 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None) -> 
     (local search); every bound, row and basis is restored afterwards and the columns
     priced stay in the master.
 
-    At Workload-III k = 16 it ends above the paper's heuristics at seeds 0 and 2 (100 365 and
-    91 229, against 99 088 and 87 149 for PACK-BY-PACK-9 and the local search; 96 601
-    against 96 932 at seed 1): at seed 0 the LP was 98 836 with 230 of the 260 tasks fixed
-    and the last fix raised it to 100 365, at seed 2 the fourth fix raised it from 86 772 to
-    91 130.  Tried and left out: limited backtracking (a fix that raises the re-priced LP
-    by more than 0.5 % undone and the next candidate tried, up to three times per step, as
-    in Sadykov et al.'s diving with backtracking; branch dive-backtrack): 100 332 and
-    91 297, since every alternative fix jumped as well; and scoring the columns of largest
-    x too when every fix from the top looked costly (101 245 and 90 566: the trial LPs, without pricing,
-    overestimate the jumps, so small packs were fixed first; at seed 0 the first step's
-    best estimate from the top was +0.57 %, its re-priced LP +0.03 %).
+    At Workload-III k = 16 it ends above the paper's heuristics at seeds 0 and 2
+    (100 365 and 91 229, against 99 088 and 87 149 for PACK-BY-PACK-9 and the local
+    search; 96 601 against 96 932 at seed 1): at seed 0 the LP was 98 836 with 230 of
+    the 260 tasks fixed and the last fix raised it to 100 365, at seed 2 the fourth fix
+    raised it from 86 772 to 91 130.  Tried and left out: limited backtracking (a fix
+    that raises the re-priced LP by more than 0.5 % undone and the next candidate
+    tried, up to three times per step, as in Sadykov et al.'s diving with backtracking;
+    branch dive-backtrack): 100 332 and 91 297, since every alternative fix jumped as
+    well; and scoring the columns of largest x too when every fix from the top looked
+    costly (101 245 and 90 566: the trial LPs, without pricing, overestimate the jumps,
+    so small packs were fixed first; at seed 0 the first step's best estimate from the
+    top was +0.57 %, its re-priced LP +0.03 %).
     """
     n, table = st.inst.n, st.table
     dl = until or st.deadline
