@@ -1110,7 +1110,7 @@ def test_tree_with_plunges_matches_enumerate(monkeypatch, share: float) -> None:
     from coschedopt.pack.bnp import solver, tree
 
     monkeypatch.setattr(tree, "PLUNGE_SHARE", share)
-    monkeypatch.setattr(solver, "_dive", lambda *a, **k: None)  # the tree is the only primal source
+    monkeypatch.setattr(solver, "_dive", lambda *a, **k: math.inf)  # the tree is the only primal source
     monkeypatch.setattr(solver, "iterated_local_search", lambda *a, **k: 0)
     branched = found = 0
     for seed in range(20):
@@ -1133,12 +1133,14 @@ def _is_schedule(table: LevelTable, k: int, sets: list[tuple[int, ...]]) -> bool
     return tasks == list(range(table.n)) and all(0 < len(s) <= k and table.min_level(s) >= 0 for s in sets)
 
 
+@pytest.mark.parametrize("demanding", [False, True])
 @pytest.mark.parametrize("completed", [True, False])
-def test_dive_offers_a_schedule_and_gives_the_root_lp_back(monkeypatch, completed: bool) -> None:
-    # the top-down dive offers a partition of the tasks (never cheaper than the optimum);
-    # afterwards the master holds the root LP again (task rows, column bounds, pack-count
-    # rows) plus the columns the dive priced.  Not completed: its column generation is
-    # stopped after the first fix (as by its time box) and the residual is covered greedily
+def test_dive_offers_a_schedule_and_gives_the_root_lp_back(monkeypatch, completed: bool, demanding: bool) -> None:
+    # the top-down dive (either candidate rule) offers a partition of the tasks (never
+    # cheaper than the optimum) and returns its cost; afterwards the master holds the
+    # root LP again (task rows, column bounds, pack-count rows) plus the columns the dive
+    # priced.  Not completed: its column generation is stopped after the first fix (as
+    # by its time box) and the residual is covered greedily
     from coschedopt.pack.bnp import solver
 
     steps = 0
@@ -1151,10 +1153,11 @@ def test_dive_offers_a_schedule_and_gives_the_root_lp_back(monkeypatch, complete
         st.ub, st.best_sets = math.inf, []  # the dive's cover is the only candidate
         if not completed:
             monkeypatch.setattr(solver, "_column_generation", lambda *a, **k: solver._CG())
-        solver._dive(st, master)
+        cost = solver._dive(st, master, demanding=demanding)
         monkeypatch.undo()
         steps += st.stats["dive_steps"]
         assert _is_schedule(table, inst.max_pack_size, st.best_sets)
+        assert st.ub <= cost * (1 + 1e-12)  # its cover, after the local search
         assert st.ub * table.scale >= cs.solve(inst, "enumerate").objective * (1 - 1e-9)
         assert (list(master.level_cuts), list(master.level_upper)) == rows and len(master.sets) >= ncols
         assert master.solve(Deadline(None)).objective == pytest.approx(root.lp, rel=1e-9)
@@ -1323,3 +1326,62 @@ def test_skipping_windows_are_every_pack_with_up_to_three_of_the_packs_after_it(
             assert got == sorted(want)
             runs = [sorted(ranked[a:b]) for a in range(len(ranked)) for b in range(a + 2, len(ranked) + 1)]
             assert any(w not in runs for w in got), "some window skips a pack"
+
+
+def test_demanding_dive_fixes_first_a_column_of_the_task_whose_cheapest_lp_column_is_highest(monkeypatch) -> None:
+    # the first fix of the demanding dive holds the task whose least level over the
+    # fractional columns of the root LP is the highest of all tasks
+    from coschedopt.pack.bnp import solver
+
+    checked = 0
+    for seed in range(10):
+        inst = random_pack_instance(14 + seed % 5, 10 + seed % 7, 4 + seed % 3, seed=2100 + seed)
+        table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
+        st, master = _seeded_master(inst, table, seed)
+        solver._column_generation(st, master)
+        master.set_level_rhs({})
+        lp = master.solve(Deadline(None))
+        lv = np.asarray(master.levels)[: lp.x.size]
+        frac = [c for c in range(lp.x.size) if 1e-6 < lp.x[c] < 1 - 1e-6 and lv[c] >= 0]
+        if any(lp.x[c] >= 1 - 1e-6 and lv[c] >= 0 for c in range(lp.x.size)) or not frac:
+            continue  # (columns at 1 are fixed first, for free)
+        low = {}
+        for c in frac:
+            for i in master.sets[c]:
+                low[i] = min(low.get(i, lv[c]), lv[c])
+        top = max(low.values())
+        demanding = {i for i, v in low.items() if v == top}
+        first = []
+        real = solver._column_generation
+
+        def record(st_, master_, dl=None, windows=None, cutoff=math.inf):
+            if not first:  # the residual after the first fix: the fixed tasks' windows are empty
+                first.append({i for i in range(inst.n) if windows.hi[i] < windows.lo[i]})
+            return real(st_, master_, dl, windows, cutoff)
+
+        monkeypatch.setattr(solver, "_column_generation", record)
+        st.ub, st.best_sets = math.inf, []
+        solver._dive(st, master, demanding=True)
+        monkeypatch.undo()
+        assert first and first[0] & demanding
+        checked += 1
+    assert checked >= 3
+
+
+def test_master_delete_of_the_columns_added_since_gives_the_lp_back() -> None:
+    # deleting the columns added after a point restores that point's LP (they retire)
+    from coschedopt.pack.bnp import solver
+
+    for seed in range(4):
+        inst = random_pack_instance(20, 10, 4, seed=2600 + seed)
+        table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
+        st, master = _seeded_master(inst, table, seed)
+        ncol = len(master.sets)
+        lp0 = master.solve(Deadline(None)).objective
+        solver._column_generation(st, master)
+        added = master.sets[ncol:]
+        assert added
+        keep = master.delete(np.arange(ncol, len(master.sets)))
+        assert keep.sum() == ncol == len(master.sets) == master.h.getNumCol()
+        assert master.retired[-len(added) :] == added
+        assert master.solve(Deadline(None)).objective == pytest.approx(lp0, rel=1e-9)

@@ -308,7 +308,13 @@ class CoveringMaster:
         rc = np.asarray(self.h.getSolution().col_dual, dtype=float)
         if rc.size == ncol:
             cand = cand[np.argsort(-rc[cand], kind="stable")]
-        drop = np.sort(cand[: ncol - target])
+        return self.delete(np.sort(cand[: ncol - target]))
+
+    def delete(self, drop: np.ndarray) -> np.ndarray:
+        """Delete the columns ``drop`` (sorted indices; they join :attr:`retired`); returns
+        the mask of the columns kept, through which bases taken before must be remapped
+        (:meth:`remap_basis`)."""
+        ncol = len(self.sets)
         self.h.deleteCols(drop.size, drop.astype(np.int32))
         keep = np.ones(ncol, dtype=bool)
         keep[drop] = False
