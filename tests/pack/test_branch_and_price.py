@@ -1334,11 +1334,12 @@ def test_demanding_dive_fixes_first_a_column_of_the_task_whose_cheapest_lp_colum
     from coschedopt.pack.bnp import solver
 
     checked = 0
+    real = solver._column_generation
     for seed in range(10):
         inst = random_pack_instance(14 + seed % 5, 10 + seed % 7, 4 + seed % 3, seed=2100 + seed)
         table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
         st, master = _seeded_master(inst, table, seed)
-        solver._column_generation(st, master)
+        real(st, master)
         master.set_level_rhs({})
         lp = master.solve(Deadline(None))
         lv = np.asarray(master.levels)[: lp.x.size]
@@ -1351,12 +1352,11 @@ def test_demanding_dive_fixes_first_a_column_of_the_task_whose_cheapest_lp_colum
                 low[i] = min(low.get(i, lv[c]), lv[c])
         top = max(low.values())
         demanding = {i for i, v in low.items() if v == top}
-        first = []
-        real = solver._column_generation
+        first: list[set[int]] = []
 
-        def record(st_, master_, dl=None, windows=None, cutoff=math.inf):
+        def record(st_, master_, dl=None, windows=None, cutoff=math.inf, first=first, n=inst.n):
             if not first:  # the residual after the first fix: the fixed tasks' windows are empty
-                first.append({i for i in range(inst.n) if windows.hi[i] < windows.lo[i]})
+                first.append({i for i in range(n) if windows.hi[i] < windows.lo[i]})
             return real(st_, master_, dl, windows, cutoff)
 
         monkeypatch.setattr(solver, "_column_generation", record)

@@ -127,7 +127,9 @@ Primal heuristics
     2 % of the incumbent, an iterated local search at the root (two random swaps
     + local search), a top-down strong dive at the root (fix a column of the
     highest fractional level, chosen among eight by a trial LP, re-price the rest,
-    repeat: :func:`.solver._dive`), restricted-master MIPs (at the root
+    repeat: :func:`.solver._dive`) and, when its cover is not below the incumbent,
+    a second one that fixes first a column holding the most demanding task left
+    (the one whose cheapest LP column is the highest), restricted-master MIPs (at the root
     and every 25 nodes, at most 15 % of the tree's time), integral node LPs and the
     enumeration MIPs.  A large neighbourhood search (:mod:`.lns`) frees the tasks
     of a few packs close in cost (adjacent ones, then a pack with one to three of

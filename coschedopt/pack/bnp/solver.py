@@ -600,13 +600,17 @@ def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None, dem
     spread over columns of small x until the end.  :func:`_phases` dives a second
     time this way, from the columns the first dive started from, when the first
     dive's cover is not below the incumbent (in a solve with the paper's heuristics,
-    not in the neighbourhood search's windows).  Workload-III
-    k = 16, seeds 0 / 1 / 2, the demanding dive alone: covers 99 232.8 / 96 788.8 /
-    86 947.0 (99 079 / 96 785 / 86 942.1 after the local search), against 100 365 /
-    96 601 / 91 229 by the default order (at seed 2 the fourth fix, a pack at 16 232
-    that the scoring had put off, raised the LP from 86 772 to 91 130; in the
-    demanding order that pack is the first fixed); k = 32 seed 0: 79 390.4, against
-    78 878 by the default order.
+    not in the neighbourhood search's windows).  Workload-III, solves stopped after
+    the dives, k = 16 seeds 0 / 2: the second dive's cover 99 333.8 / 87 010.2
+    (98 954.5 / 87 002.2 after the local search, at 55 / 61 s; the search's windows
+    had reached 99 036.9 / 87 052.4 at 58 / 60 s in earlier runs), k = 8 seed 0:
+    155 259 (154 847, 27 s; the first dive 162 552).  The demanding dive alone, as
+    the only dive: 99 232.8 / 96 788.8 / 86 947.0 at k = 16 seeds 0 / 1 / 2, 79 390.4
+    at k = 32 seed 0, where the default order does better at k = 16 seed 1 (96 601)
+    and k = 32 seed 0 (78 878): hence second, not first.  The 600 s benchmark at
+    k = 16 with it (at 53285bd): 98 771.5 / 98 657.3, 96 389.2 / 96 221.4 (no second
+    dive), 86 903.5 / 86 783.1 (gaps 0.116 / 0.174 / 0.139 %; the incumbent of seed 2
+    below the 86 909-86 958 of every earlier 600 s run; 180-187 tree nodes).
 
     At Workload-III k = 16 it ends above the paper's heuristics at seeds 0 and 2
     (100 365 and 91 229, against 99 088 and 87 149 for PACK-BY-PACK-9 and the local
