@@ -191,7 +191,16 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     165 within 0.1 %, so each node branched adds two children that are barely
     higher.  The search's exchanges with the tree depend on timing, so one run per
     seed does not resolve a 0.05 % change (two runs of the same code, 200 s of tree without the search,
-    ended 8 apart at seed 2).
+    ended 8 apart at seed 2).  At seed 0 three runs ended at 98 771.5 (one from
+    PACK-BY-PACK-9 and the local search, 99 088.3; two with the demanding-task
+    second dive, whose cover is 98 954.5 after the local search when run alone).  Re-solved alone from that schedule (240 s each), its 6 and 8 most
+    costly packs (96 and 128 tasks) are optimal for their tasks (proven in 12 s and
+    47 s), its 11 cheapest (132 tasks, 6 980.8) are within 3.2 of their optimum, and
+    packs 5-12 (128 tasks, 20 963.0) stay 56.6 above their bound (20 906.4) with no
+    better cover found.  So of the 55.4 that separate it from the best seed-0
+    schedule ever found (98 716.1), re-partitions inside the top 8 packs give
+    nothing and inside the 11 cheapest at most 3.2; the rest takes exchanges across
+    the middle packs or between distant ones, in windows wider than the search's.
     Tried with them and left out: putting off the branching of a node whose bound
     is no longer the least once solved (it waits in the queue with its bound and
     duals, so strong branching is spent only on nodes that get branched; the

@@ -128,7 +128,12 @@ STRONG_LP_TIME = 5.0
 #: (0.10 %: the bound reached the optimum, the incumbent did not).  Third run, k = 16 with
 #: the probe cap (see PROBE_SHRINK): 285 / 291 / 273 nodes, bounds 98 666 / 96 232 / 86 820,
 #: incumbents 98 779 / 96 427 / 86 935: of the seven 600 s runs at k = 16 with the limit and
-#: the search, six ended above the incumbents of the benchmark without it (by 5-93): left off
+#: the search, six ended above the incumbents of the benchmark without it (by 5-93).  With
+#: the demanding-task second dive (branch strong50, against the same code without the limit
+#: the same day): 255 / 280 / 249 nodes instead of 187 / 180 / 185, bounds 98 655.4 /
+#: 96 229.2 / 86 816.1 instead of 98 657.3 / 96 221.4 / 86 783.1, incumbents 98 771.5 /
+#: 96 348.7 / 86 951.8 instead of 98 771.5 / 96 389.2 / 86 903.5 (gaps 0.118 / 0.124 /
+#: 0.156 %): left off
 STRONG_ITERATIONS = None
 #: once the master holds more than PURGE_ABOVE columns, a node starts by deleting the
 #: columns of largest reduced cost (outside the LP support for PURGE_AGE solves, nonbasic
