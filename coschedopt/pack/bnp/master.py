@@ -334,7 +334,7 @@ class CoveringMaster:
 
     @staticmethod
     def remap_basis(basis: Basis | None, keep: np.ndarray) -> Basis | None:
-        """``basis`` without the columns :meth:`purge` deleted (``keep`` False); None when one
+        """``basis`` without the columns :meth:`delete` deleted (``keep`` False); None when one
         of them was basic in it (it would no longer be square)."""
         if basis is None:
             return None

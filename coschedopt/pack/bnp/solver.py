@@ -569,7 +569,7 @@ def _cut_rounds(st: _State, master: CoveringMaster, cg: _CG) -> _CG:
 def _dive(st: _State, master: CoveringMaster, until: Deadline | None = None, demanding: bool = False) -> float:
     """Top-down strong diving: fix a column of the highest fractional level, re-solve the
     residual LP by column generation, repeat until the LP is integral; returns the cost of
-    the cover found (table units, before the local search; inf if none).
+    the cover it offers (table units, before the local search).
 
     Column-fixing diving is the primal heuristic of branch-and-price that Sadykov,
     Vanderbeck, Pessoa, Tahiri and Uchoa ("Primal heuristics for branch and price: the
