@@ -184,8 +184,9 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     to 900 s at seeds 0 and 1 (at ddbc5e2) reached 0.1 % at 868 s (incumbent 98 771.5
     from 331 s on, bound 98 672.9) and at 753 s (96 322.1 / 96 230.8; 96 314.3 at
     769 s): in these runs each seed needed 730-870 s.  The tree's pace differs between
-    benchmark runs of the same tree code (2 cores, the search on the second): 176-236
-    nodes in 600 s over six runs (180-189 and 176-191 in two, 225-228 in the record).
+    benchmark runs of the same tree code (2 cores, the search on the second): 153-236
+    nodes in 600 s over eight runs (180-189, 176-191, 170-173 and 153-163 in four of
+    them, 225-228 in the record).
     The bound creeps: of the 177 open nodes after 600 s, 35 lie within 0.01 % of the
     least bound (86 815.1 in that run, with the worker still started at 60 s),
     165 within 0.1 %, so each node branched adds two children that are barely
@@ -193,7 +194,8 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     seed does not resolve a 0.05 % change (two runs of the same code, 200 s of tree without the search,
     ended 8 apart at seed 2).  At seed 0 three runs ended at 98 771.5 (one from
     PACK-BY-PACK-9 and the local search, 99 088.3; two with the demanding-task
-    second dive, whose cover is 98 954.5 after the local search when run alone).  Re-solved alone from that schedule (240 s each), its 6 and 8 most
+    second dive, whose cover is 98 954.5 after the local search when run alone), two
+    more at 98 772.1.  Re-solved alone from that schedule (240 s each), its 6 and 8 most
     costly packs (96 and 128 tasks) are optimal for their tasks (proven in 12 s and
     47 s), its 11 cheapest (132 tasks, 6 980.8) are within 3.2 of their optimum, and
     packs 5-12 (128 tasks, 20 963.0) stay 56.6 above their bound (20 906.4) with no
@@ -201,6 +203,16 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     schedule ever found (98 716.1), re-partitions inside the top 8 packs give
     nothing and inside the 11 cheapest at most 3.2; the rest takes exchanges across
     the middle packs or between distant ones, in windows wider than the search's.
+    Other neighbourhoods of that schedule hold nothing cheaper either (scratch
+    scripts): every pair of packs five or more places apart in level (105 windows,
+    all proven); one or two adjacent packs with the four packs that are not full (29
+    windows of 36 and 52 tasks, all but one proven); a MIP over the 11 929 distinct columns a
+    240 s tree started from it generated, in every run of 4 and of 8 adjacent packs
+    (each proven in at most 4.5 s; 6 of the 8 runs of 12 were not proven in 20 s); and a MIP in
+    which each pack takes one of nine levels around its own and each task a pack at
+    most two places away (proven within 0.005 % in 32 s).  The last one is a weak
+    neighbourhood: at seed 2 it took the 60 s incumbent from 87 052.4 to 87 046.1 in
+    120 s, where 17 windows of three adjacent packs gain 79.8 in under a minute.
     Tried with them and left out: putting off the branching of a node whose bound
     is no longer the least once solved (it waits in the queue with its bound and
     duals, so strong branching is spent only on nodes that get branched; the
