@@ -195,7 +195,10 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     ended 8 apart at seed 2).  At seed 0 three runs ended at 98 771.5 (one from
     PACK-BY-PACK-9 and the local search, 99 088.3; two with the demanding-task
     second dive, whose cover is 98 954.5 after the local search when run alone), two
-    more at 98 772.1.  Re-solved alone from that schedule (240 s each), its 6 and 8 most
+    more at 98 772.1; a run of the CLI with ``--seed 1`` (another order of the windows,
+    another seed of the MIPs) took another path, 98 772.2 from the restricted-master
+    MIP at 119 s, then 98 750.1 from windows at 185 s, and ended at 98 750.1 / 98 660.2
+    (0.091 %, 186 nodes).  Re-solved alone from that schedule (240 s each), its 6 and 8 most
     costly packs (96 and 128 tasks) are optimal for their tasks (proven in 12 s and
     47 s), its 11 cheapest (132 tasks, 6 980.8) are within 3.2 of their optimum, and
     packs 5-12 (128 tasks, 20 963.0) stay 56.6 above their bound (20 906.4) with no
