@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -490,6 +491,17 @@ def extended_columns(table: LevelTable, k: int, windows, bonus) -> dict[tuple[tu
     return out
 
 
+def random_windows(table: LevelTable, rng: np.random.Generator) -> Windows:
+    """Level windows of a tree node: half of the tasks get a random [lo, hi] inside their levels."""
+    lo = table.first_level.astype(np.int64).copy()
+    hi = np.full(table.n, table.L - 1, dtype=np.int64)
+    for i in range(table.n):
+        if rng.random() < 0.5:
+            lo[i] = rng.integers(lo[i], table.L)
+            hi[i] = rng.integers(lo[i], table.L)
+    return Windows(lo, hi)
+
+
 # found by hypothesis: no task allowed at level 0 while B(0) > tau_0 (the empty set is no
 # column), and the best column at level 5 a task whose dual is 0 (the DP takes no item)
 EMPTY_LEVEL_CASE = PackInstance(
@@ -505,22 +517,62 @@ EMPTY_LEVEL_CASE = PackInstance(
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pack_instances(max_n=6, max_p=6, min_n=3), st.integers(0, 2**31 - 1))
+def test_exact_ratio_is_the_brute_force_maximum_over_the_columns_the_gap_prices(inst: PackInstance, seed: int) -> None:
+    """The enumeration's scaling ratio: max (pi(S) - pen(S) + B(l)) / tau_l with each set
+    at its cheapest allowed level (the level a schedule prices it at), at least 1, with
+    subset-row cuts, pack-count bonuses and level windows; past its column budget the
+    pricing's bound is kept."""
+    table = LevelTable(inst.times, float(inst.times[:, -1].mean()))
+    k, L = inst.max_pack_size, table.L
+    rng = np.random.default_rng(seed)
+    pi = rng.uniform(0, 1.5, inst.n) * (rng.random(inst.n) < 0.8)
+    cuts = None
+    if rng.random() < 0.6:
+        triples = np.array([rng.choice(inst.n, 3, replace=False) for _ in range(rng.integers(1, 6))])
+        cuts = Cuts(triples, rng.uniform(0.01, 1.0, len(triples)), inst.n)
+    bonus = None
+    if rng.random() < 0.6:
+        steps = np.zeros(L)
+        steps[rng.integers(0, L, 3)] = rng.uniform(0.0, 0.5, 3)
+        bonus = np.cumsum(steps)
+    windows = random_windows(table, rng) if rng.random() < 0.5 else None
+    cheapest: dict[tuple[int, ...], int] = {}
+    for c, lv in extended_columns(table, k, windows, bonus):
+        cheapest[c] = min(cheapest.get(c, lv), lv)
+    want = max(
+        [1.0]
+        + [
+            (pi[list(c)].sum() - (cuts.penalty(c) if cuts else 0.0) + (bonus[lv] if bonus is not None else 0.0))
+            / table.tau[lv]
+            for c, lv in cheapest.items()
+        ]
+    )
+    st_ = solver._State(inst, table, Deadline(None), False, 0.0, 0)
+    cg = solver._CG(duals=pi, cuts=cuts, bonus=bonus, ratio=want + 5.0)
+    assert solver._exact_ratio(st_, cg, Deadline(None), windows) == pytest.approx(want, abs=1e-6)
+    assert solver._exact_ratio(st_, replace(cg, ratio=1.0), Deadline(None), windows) == 1.0  # never above the pricing's
+    saved = solver.RATIO_COLUMNS
+    try:
+        solver.RATIO_COLUMNS = 0
+        got = solver._exact_ratio(st_, cg, Deadline(None), windows)
+    finally:
+        solver.RATIO_COLUMNS = saved
+    assert got == (want + 5.0 if want > 1.0 + 1e-6 else pytest.approx(want, abs=1e-6))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pack_instances(max_n=6, max_p=6, min_n=2), st.integers(0, 2**31 - 1), st.floats(0.0, 0.6))
 @example(EMPTY_LEVEL_CASE, 274, 0.0)
 def test_pricing_and_enumeration_with_windows_and_bonus_are_exact(inst: PackInstance, seed: int, delta: float) -> None:
-    from coschedopt.pack.bnp.pricing import Windows
 
     table = LevelTable(inst.times, float(inst.times[:, -1].mean()))
     k, L = inst.max_pack_size, table.L
     rng = np.random.default_rng(seed)
     pi = rng.uniform(0, 1.5, inst.n) * (rng.random(inst.n) < 0.8)
-    lo = table.first_level.astype(np.int64).copy()
-    hi = np.full(inst.n, L - 1, dtype=np.int64)
-    for i in range(inst.n):
-        if rng.random() < 0.5:
-            lo[i] = rng.integers(lo[i], L)
-            hi[i] = rng.integers(lo[i], L)
-    windows = Windows(lo, hi) if rng.random() < 0.8 else None
+    windows = random_windows(table, rng)
+    if rng.random() >= 0.8:
+        windows = None
     bonus = None
     if rng.random() < 0.7:
         steps = np.zeros(L)
