@@ -107,7 +107,11 @@ Closing a gap by enumeration (:func:`.solver._enumerate_and_solve`)
     enumerating every column with rc <= delta (a depth-first search with suffix-DP
     bounds per level) and solving the covering MIP over them (HiGHS, with the
     pack-count rows), opt >= min(MIP bound, D + delta), which proves optimality as
-    soon as delta reaches incumbent - D.  At the root with subset-row cuts the
+    soon as delta reaches incumbent - D.  Where the pricing's bound on r is loose (with
+    subset-row cuts its branch and bound may stop early) r is computed exactly, from
+    the columns of reduced cost <= 0 (:func:`.solver._exact_ratio`): at Workload-II
+    k = 4 a bound of 1.0075 had put D 597 below the LP, and the proof took 117 080
+    columns instead of 362.  At the root with subset-row cuts the
     enumeration is staged (delta grows 8x per stage under ``max_columns``); in
     the tree it is one probe over the node's whole gap under ``probe_columns``.
     An exact-cover search (Algorithm X order) over the enumerated columns finds
