@@ -142,6 +142,10 @@ STRONG_ITERATIONS = None
 #: 4500 / 3000 (and the children started from their strong-branching bases) 44 / 53 / 61
 #: nodes, bound 98 589 / 96 105 / 86 629, against 35 / 37 / 38 nodes, 98 563 / 96 062 /
 #: 86 614 with 9000 / 6000 (k = 32 seed 0: 25 nodes, 78 550 against 22, 78 556)
+#: Lower thresholds, k = 16 seed 2, 300 s without the search: 3000 / 2000 and 2000 / 1300 gave
+#: 79 and 85 nodes, bounds 86 699.8 and 86 704.0 (with HiGHS' Devex dual pricing in the master
+#: as well, 91 nodes, 86 702.9; Devex alone 82 nodes, 86 709.3), against 75 and 83 nodes,
+#: 86 678.7 and 86 697.9 in two runs of 4500 / 3000: within the spread of the same code, not kept
 PURGE_ABOVE = 4500
 PURGE_TO = 3000
 PURGE_AGE = 100
