@@ -565,6 +565,8 @@ def _cut_rounds(st: _State, master: CoveringMaster, cg: _CG) -> _CG:
         cg = nxt
         if not improved:
             break
+        # the gap left may already be closed by few columns: one probe (``probe_columns``)
+        _enumerate_and_solve(st, cg, st.probe_columns, probe_only=True)
     st.stats["cuts"] = len(master.cuts)
     st.stats["cut_rounds"] = rounds
     return cg
