@@ -739,11 +739,13 @@ def _restricted_mip(
     levels = [st.column(s, None, windows)[1] for s in uniq]
     costs = [float(st.table.tau[lv]) for lv in levels]
     inc = [index[s] for s in st.best_sets] if windows is None else None
+    # (the levels of 10^5 columns take seconds: the run's deadline caps the limit set before)
+    rem = st.deadline.remaining()
     sol = solve_covering_mip(
         st.inst.n,
         uniq,
         costs,
-        time_limit=time_limit,
+        time_limit=min(time_limit, max(rem, 0.0)) if math.isfinite(rem) else time_limit,
         incumbent=inc,
         cutoff=st.ub if windows is not None else None,
         seed=st.seed,
