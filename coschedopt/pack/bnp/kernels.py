@@ -38,6 +38,27 @@ def _jit(fn):
     return numba.njit(cache=True, nogil=True)(fn) if COMPILED else None
 
 
+def _add_item(g: np.ndarray, kk: int, p: int, wr: int, v: float) -> None:
+    """One item of the (count, capacity) DP: g[c, cap] = max(g[c, cap], g[c-1, cap-wr] + v).
+
+    Rows from the top down, so that row c - 1 is read before this item updates it;
+    inside a row the source and the target are different rows, so the capacity loop
+    runs upwards over two row views, a loop LLVM vectorises (2.5x faster than the
+    same loop over the 2-d array at Workload-III k = 16)."""
+    n = p + 1 - wr
+    for c in range(kk, 0, -1):
+        src = g[c - 1]
+        dst = g[c]
+        for q in range(n):
+            x = src[q] + v
+            y = dst[q + wr]
+            dst[q + wr] = x if x > y else y
+
+
+#: compiled when numba is there (the compiled DPs call it), else the Python function
+add_item = _jit(_add_item) or _add_item
+
+
 def _values(w: np.ndarray, prof: np.ndarray, p: int, kk: int, one_dim: bool, order: np.ndarray) -> np.ndarray:
     """V for each row b of (w, prof): max sum prof[b, S] s.t. sum w[b, S] <= p, |S| <= kk
     (|S| unconstrained when ``one_dim``).  Items with w > p or prof <= 0 never help, nor
@@ -48,6 +69,7 @@ def _values(w: np.ndarray, prof: np.ndarray, p: int, kk: int, one_dim: bool, ord
     out = np.zeros(nb)
     use = np.zeros(ni, dtype=np.bool_)
     seen = np.zeros(p + 1, dtype=np.int64)
+    g = np.zeros((kk + 1, p + 1))
     for b in range(nb):
         seen[:] = 0
         use[:] = False
@@ -63,23 +85,17 @@ def _values(w: np.ndarray, prof: np.ndarray, p: int, kk: int, one_dim: bool, ord
                     continue
                 wr = w[b, r]
                 v = prof[b, r]
-                for cap in range(p, wr - 1, -1):
+                for cap in range(p, wr - 1, -1):  # in place: downwards, so each item counts once
                     x = f[cap - wr] + v
                     if x > f[cap]:
                         f[cap] = x
             out[b] = f[p]
             continue
-        g = np.zeros((kk + 1, p + 1))
+        g[:, :] = 0.0
         for r in range(ni):
             if not use[r]:
                 continue
-            wr = w[b, r]
-            v = prof[b, r]
-            for c in range(kk, 0, -1):  # rows c - 1 are read before they are updated
-                for cap in range(p, wr - 1, -1):
-                    x = g[c - 1, cap - wr] + v
-                    if x > g[c, cap]:
-                        g[c, cap] = x
+            add_item(g, kk, p, w[b, r], prof[b, r])
         out[b] = g[kk, p]
     return out
 

@@ -456,6 +456,18 @@ def price(
             return fixed_threshold
         return min(column_threshold, res.min_rc)
 
+    def record_columns(level: int, t_eff: float) -> None:
+        """The level's best set, then sets disjoint from the previous ones, while their
+        reduced cost (``t_eff`` = tau_l - B(l) minus their duals) stays below the threshold."""
+        rest = pi_at(level)
+        for _ in range(columns_per_level):
+            val2, tasks = best_set_at_level(table, level, rest, k, want_set=True)
+            if t_eff - val2 >= column_threshold or tasks is None or tasks.size == 0:
+                break
+            res.columns.append((t_eff - val2, level, tasks))
+            rest = rest.copy()
+            rest[tasks] = 0.0
+
     def record(level: int, ub0: float) -> None:
         res.evaluated += 1
         t = float(tau[level])
@@ -485,14 +497,7 @@ def price(
         if cuts is None:
             lo = hi = ub0
             if t_eff - ub0 < column_threshold:
-                rest = pi_at(level)
-                for _ in range(columns_per_level):
-                    val2, tasks = best_set_at_level(table, level, rest, k, want_set=True)
-                    if t_eff - val2 >= column_threshold or tasks is None or tasks.size == 0:
-                        break
-                    res.columns.append((t_eff - val2, level, tasks))
-                    rest = rest.copy()
-                    rest[tasks] = 0.0
+                record_columns(level, t_eff)
         elif fixed_threshold is not None or t_eff - ub0 >= thr():
             lo, hi = -math.inf, ub0
         else:
@@ -509,9 +514,28 @@ def price(
         vlo[level], vhi[level] = lo, hi
 
     def evaluate(batch: list[int]) -> None:
-        vals = knapsack_values(table, np.array(batch), pi, k, windows)
-        for level, val in zip(batch, vals.tolist(), strict=True):
-            record(level, val)
+        lv = np.array(batch)
+        vals = knapsack_values(table, lv, pi, k, windows)
+        if cuts is not None or (vals <= 0.0).any():
+            for level, val in zip(batch, vals.tolist(), strict=True):
+                record(level, val)
+            return
+        # record() for a whole batch without cuts (lo = hi = V(l) everywhere), in numpy
+        res.evaluated += lv.size
+        t = tau[lv]
+        t_eff = t - bon[lv]
+        rc = t_eff - vals
+        for c in np.flatnonzero(rc < column_threshold).tolist():
+            record_columns(batch[c], float(t_eff[c]))
+        if fixed_threshold is not None:
+            res.levels_le.extend(lv[rc <= fixed_threshold].tolist())
+        least = float(rc.min())
+        res.min_rc = min(res.min_rc, least)
+        res.rc_lb = min(res.rc_lb, least)
+        res.ratio_ub = max(res.ratio_ub, float(((vals + bon[lv]) / t).max()))
+        vl = vals.tolist()
+        vlo.update(zip(batch, vl, strict=True))
+        vhi.update(zip(batch, vl, strict=True))
 
     nbatch = batch_size(table, k)
     points = [0, L - 1]
