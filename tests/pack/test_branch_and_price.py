@@ -346,6 +346,29 @@ def test_compiled_batched_values_equal_the_numpy_dp(monkeypatch, seed: int) -> N
     assert got[0].tolist() == ref[0].tolist() and got[1].tolist() == ref[1].tolist()
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_best_set_at_level_is_a_best_set(seed: int) -> None:
+    """The compiled level pricing (its own skip of dominated tasks) reaches the value of the
+    numpy DP over :func:`useful_items`, with a set that fits at the level and sums to it."""
+    from coschedopt.pack.bnp import kernels
+
+    if not kernels.COMPILED:
+        pytest.skip("numba not installed: only the numpy DP runs")
+    rng = np.random.default_rng(seed)
+    inst = random_pack_instance(30, 6 + 5 * seed, 2 + 3 * seed, seed=seed)
+    table = LevelTable(inst.times, 1.0)
+    for level in rng.choice(table.L, min(60, table.L), replace=False).tolist():
+        pi = np.where(rng.random(inst.n) < 0.2, 0.0, rng.random(inst.n))
+        val, tasks = best_set_at_level(table, level, pi, inst.max_pack_size, want_set=True)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(kernels, "COMPILED", False)
+            ref, _ = best_set_at_level(table, level, pi, inst.max_pack_size, want_set=True)
+        assert val == pytest.approx(ref, abs=1e-12)
+        assert pi[tasks].sum() == pytest.approx(val, abs=1e-12)
+        assert len(tasks) <= inst.max_pack_size and len(set(tasks.tolist())) == len(tasks)
+        assert len(tasks) == 0 or table.fits(list(tasks), level)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_compiled_min_level_equals_the_numpy_search(seed: int) -> None:
     from coschedopt.pack.bnp import kernels

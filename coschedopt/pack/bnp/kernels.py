@@ -138,6 +138,41 @@ def _best_set(w: np.ndarray, prof: np.ndarray, p: int, kk: int, one_dim: bool) -
     return t[ni, kk, p], chosen
 
 
+def _level_best_set(m: np.ndarray, pi: np.ndarray, order: np.ndarray, p: int, k: int) -> tuple[float, np.ndarray]:
+    """max pi(S) s.t. sum m(S) <= p, |S| <= k, and a set S reaching it (task indices), for
+    one level: the tasks of ``order`` (positive duals, by non-increasing dual) past the
+    min(k, p // w) most profitable of their weight w are skipped (an optimal set holds
+    no more of them, as in :func:`_values`), then :func:`_best_set`'s traceback DP."""
+    ni = order.size
+    sel = np.empty(ni, dtype=np.int64)
+    seen = np.zeros(p + 1, dtype=np.int64)
+    cnt = 0
+    for r in range(ni):
+        i = order[r]
+        w = m[i]
+        if w <= p and seen[w] < min(k, p // w):
+            seen[w] += 1
+            sel[cnt] = i
+            cnt += 1
+    if cnt == 0:
+        return 0.0, np.empty(0, dtype=np.int64)
+    kk = min(k, p, cnt)
+    # the cardinality never binds when kk covers every item or any kk + 1 items overflow p
+    one_dim = kk >= cnt
+    if not one_dim:
+        need, total = kk + 1, 0
+        for w in range(1, p + 1):
+            take = min(seen[w], need)
+            total += take * w
+            need -= take
+            if need == 0:
+                break
+        one_dim = total > p
+    items = sel[:cnt]
+    val, mask = best_set(m[items].astype(np.int64), pi[items], p, kk, one_dim)
+    return val, items[mask]
+
+
 def _min_level(table: np.ndarray, first_level: np.ndarray, idx: np.ndarray, p: int) -> int:
     """:meth:`.levels.LevelTable.min_level` over the full (L, n) table: the least level
     where sum_i m_i(tau) <= p (binary search from the highest first level), -1 if none."""
@@ -164,4 +199,5 @@ def _min_level(table: np.ndarray, first_level: np.ndarray, idx: np.ndarray, p: i
 
 values = _jit(_values)
 best_set = _jit(_best_set)
+level_best_set = _jit(_level_best_set)
 min_level = _jit(_min_level)

@@ -169,6 +169,11 @@ def knapsack(m: np.ndarray, pi: np.ndarray, p: int, k: int, *, want_set: bool) -
 def best_set_at_level(table: LevelTable, level: int, pi: np.ndarray, k: int, *, want_set: bool):
     """V(level) and (optionally) a task set reaching it."""
     m = table.m(level)
+    if kernels.COMPILED and want_set:
+        items = np.flatnonzero(pi > PI_EPS)
+        order = items[np.argsort(-pi[items], kind="stable")]
+        val, tasks = kernels.level_best_set(m.astype(np.int64), np.asarray(pi, dtype=float), order, table.p, k)
+        return float(val), tasks
     items = useful_items(m, pi, table.p, k)
     val, pos = knapsack(m[items].astype(np.int64), pi[items], table.p, k, want_set=want_set)
     return val, (None if pos is None else items[pos])
