@@ -19,10 +19,12 @@ from coschedopt.pack.bnp import solver
 from coschedopt.pack.bnp.levels import LevelTable
 from coschedopt.pack.bnp.pricing import (
     Cuts,
+    TooManyColumns,
     Windows,
     best_set_at_level,
     best_set_with_cuts,
     enumerate_columns,
+    enumerate_level,
     knapsack,
     knapsack_values,
     price,
@@ -385,6 +387,62 @@ def test_compiled_min_level_equals_the_numpy_search(seed: int) -> None:
         ref = [table.min_level(s) for s in sets]
     assert got == ref
     assert -1 in got and any(v > 0 for v in got)  # both outcomes were exercised
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_enumeration_equals_the_python_search(seed: int) -> None:
+    """The compiled depth-first search yields the columns of the Python one, in the same
+    order, with and without windows, and stops at the same column when the budget is hit."""
+    from coschedopt.pack.bnp import kernels
+
+    if not kernels.COMPILED:
+        pytest.skip("numba not installed: only the Python search runs")
+    rng = np.random.default_rng(seed)
+    inst = random_pack_instance(24, 6 + 4 * seed, 2 + seed % 3, seed=seed)
+    table = LevelTable(inst.times, float(inst.times[:, -1].mean()))
+    lo = rng.integers(0, table.L, inst.n)
+    windows = Windows(np.minimum(lo, table.L - 1), np.maximum(lo, rng.integers(0, table.L, inst.n)))
+    pi = rng.uniform(0, 2.0, inst.n) * float(table.tau.mean()) / inst.max_pack_size
+
+    def run(win, budget):
+        out: list = []
+        try:
+            for level in range(table.L):
+                enumerate_level(table, level, pi, inst.max_pack_size, delta, out, budget, windows=win)
+        except TooManyColumns:
+            return out, True
+        return out, False
+
+    delta = 0.8 * float(table.tau.mean())
+    for win in (None, windows):
+        got = run(win, 10**6)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(kernels, "COMPILED", False)
+            ref = run(win, 10**6)
+            ref_cut = run(win, len(ref[0]) // 2)
+        assert got == ref and not got[1] and len(got[0]) > 10
+        assert run(win, len(ref[0]) // 2) == ref_cut and ref_cut[1] and len(ref_cut[0]) == len(ref[0]) // 2 + 1
+
+
+def test_compiled_enumeration_stops_at_the_deadline_where_the_python_search_does() -> None:
+    from coschedopt.pack.bnp import kernels
+
+    if not kernels.COMPILED:
+        pytest.skip("numba not installed: only the Python search runs")
+    inst = random_pack_instance(60, 32, 5, seed=3)
+    table = LevelTable(inst.times, float(inst.times[:, -1].mean()))
+    pi = np.full(inst.n, float(table.tau.max()) / 5)
+
+    def run():
+        out: list = []
+        with pytest.raises(TimeoutError):  # the clock is read every 2048 nodes of the search
+            enumerate_level(table, int(0.8 * table.L), pi, 5, float(table.tau.max()), out, 10**9, Deadline(1e-9))
+        return out
+
+    got = run()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(kernels, "COMPILED", False)
+        assert run() == got and len(got) > 0
 
 
 def all_columns(table: LevelTable, k: int):

@@ -1,4 +1,4 @@
-"""Compiled inner loops of the pricing: the cardinality-constrained knapsack DP.
+"""Compiled inner loops of the pricing: the cardinality-constrained knapsack DP, the column enumeration.
 
 The dynamic program of :mod:`.pricing` (F[c, w] = max(F[c, w], F[c-1, w - m_i] + pi_i),
 one update per item) written as plain loops and compiled by numba, where the numpy
@@ -11,17 +11,26 @@ The batched DP also skips the items dominated within their weight (at most
 min(k, p // w) items of weight w can be in a set, and the most profitable ones
 may be taken): at Workload-III k = 16 about a third of the 260 tasks remain.
 
-Measured on Workload-III, seed 0: the batched DP of 64 random levels at random
-duals takes 1.6 ms instead of 16.4 ms at k = 16 (3.7 ms without the dominance skip)
-and 0.19 ms instead of 1.7 ms at k = 32 (one-dimensional DP); the cheapest level of a
-set (:func:`_min_level`, the local searches' move evaluation) 1.3 us instead of
-16 us.  A whole k = 16 solve (best first, no neighbourhood search, another solve on
-the other core), without the dominance skip: root column generation 10.9 s instead
-of 29.4 s, 57 tree nodes instead of 30 after 285 s, bound 98 623 instead of 98 583.
+The column enumeration below the reduced-cost gap (:func:`_enumerate_sets`, the
+depth-first search of :func:`.pricing.enumerate_level` over the same stack in the same
+order) is compiled too: the probes and the enumerations of the tree and of the
+neighbourhood search's windows run it.
+
+Measured by ``benchmarks/pack_kernels.py`` (results/kernels.md, medians, same process;
+two runs differed by up to 40 % on the numpy side): at Workload-III k = 16 the batched
+DP of 64 random levels takes 1.2 ms instead of 27 ms, the best set of a level 49 us
+instead of 240 us, the cheapest level of a set 1.9 us instead of 31 us; at k = 32 the
+batched DP 0.5 ms instead of 3.4 ms; the enumeration of 19 000 columns (n = 60,
+p = 32, k = 5) 52 ms instead of 4.4 s.
+The vectorised capacity loop (:func:`_add_item`) halved the batched DP again: 0.88 ms
+instead of 2.0 ms for 58 levels at k = 16, seed 2; a whole k = 16 solve, 240 s without
+the search from the same start: 91 tree nodes instead of 62.
 The first call of each kernel compiles it (about 4 s, cached on disk by numba).
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -34,8 +43,8 @@ except ImportError:  # pragma: no cover - numba is a dependency; the numpy DP st
 COMPILED = numba is not None
 
 
-def _jit(fn):
-    return numba.njit(cache=True, nogil=True)(fn) if COMPILED else None
+def _jit(fn, nogil: bool = True):
+    return numba.njit(cache=True, nogil=nogil)(fn) if COMPILED else None
 
 
 def _add_item(g: np.ndarray, kk: int, p: int, wr: int, v: float) -> None:
@@ -173,6 +182,131 @@ def _level_best_set(m: np.ndarray, pi: np.ndarray, order: np.ndarray, p: int, k:
     return val, items[mask]
 
 
+def _suffix_tables(m: np.ndarray, pi: np.ndarray, p: int, kk: int) -> np.ndarray:
+    """:func:`.pricing.suffix_tables`: G[r, c, w] = max profit of items r..end with at most
+    c items and weight at most w (G[end] = 0), the same recurrence in the same order."""
+    nitems = m.size
+    g = np.zeros((nitems + 1, kk + 1, p + 1))
+    for r in range(nitems - 1, -1, -1):
+        g[r] = g[r + 1]
+        w = m[r]
+        if w <= p:
+            for c in range(1, kk + 1):
+                src = g[r + 1, c - 1]
+                dst = g[r, c]
+                for q in range(p + 1 - w):
+                    x = src[q] + pi[r]
+                    y = dst[q + w]
+                    dst[q + w] = x if x > y else y
+    return g
+
+
+def _now() -> float:
+    with numba.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+def _enumerate_sets(
+    mo: np.ndarray,
+    po: np.ndarray,
+    mp: np.ndarray,
+    op: np.ndarray,
+    g: np.ndarray,
+    ncrit: int,
+    kk: int,
+    p: int,
+    target: float,
+    budget: int,
+    stop_at: float,
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """The depth-first search of :func:`.pricing.enumerate_level` (same stack, same order):
+    every set of positions whose first is critical (< ``ncrit``), of at most ``kk`` items
+    within ``p``, with profit >= ``target`` and not fitting one level lower (previous needs
+    ``mp`` over p, or a window opening here, ``op``); a branch is followed only while the
+    suffix table ``g`` can still reach the target.  Returns (status, positions, offsets):
+    status 0 done, 1 more than ``budget`` sets (the first budget + 1 are returned), 2 the
+    clock passed ``stop_at`` (perf_counter seconds); set j is positions[offsets[j]:offsets[j + 1]]."""
+    nitems = mo.size
+    cap_stack = nitems * kk + ncrit + 1
+    st_start = np.empty(cap_stack, dtype=np.int64)
+    st_c = np.empty(cap_stack, dtype=np.int64)
+    st_cap = np.empty(cap_stack, dtype=np.int64)
+    st_prof = np.empty(cap_stack)
+    st_len = np.empty(cap_stack, dtype=np.int64)
+    st_chosen = np.empty((cap_stack, max(kk, 1)), dtype=np.int64)
+    top = 0
+    for r in range(ncrit - 1, -1, -1):
+        w = mo[r]
+        if w <= p and po[r] + g[r + 1, kk - 1, p - w] >= target:
+            st_start[top] = r + 1
+            st_c[top] = kk - 1
+            st_cap[top] = p - w
+            st_prof[top] = po[r]
+            st_len[top] = 1
+            st_chosen[top, 0] = r
+            top += 1
+    out_pos = np.empty(16 * max(kk, 1), dtype=np.int64)
+    out_off = np.zeros(17, dtype=np.int64)
+    nout = 0
+    count = 0
+    while top > 0:
+        top -= 1
+        start = st_start[top]
+        c = st_c[top]
+        cap = st_cap[top]
+        prof = st_prof[top]
+        ln = st_len[top]
+        if prof >= target:
+            need = 0
+            opens = False
+            for j in range(ln):
+                need += mp[st_chosen[top, j]]
+                opens = opens or op[st_chosen[top, j]]
+            if need > p or opens:
+                if out_off[nout] + ln > out_pos.size:
+                    grown = np.empty(2 * out_pos.size + ln, dtype=np.int64)
+                    grown[: out_pos.size] = out_pos
+                    out_pos = grown
+                if nout + 2 > out_off.size:
+                    grown_off = np.zeros(2 * out_off.size, dtype=np.int64)
+                    grown_off[: out_off.size] = out_off
+                    out_off = grown_off
+                base = out_off[nout]
+                for j in range(ln):
+                    out_pos[base + j] = st_chosen[top, j]
+                out_off[nout + 1] = base + ln
+                nout += 1
+                if nout > budget:
+                    return 1, out_pos[: out_off[nout]], out_off[: nout + 1]
+        count += 1
+        if count % 2048 == 0 and _now() >= stop_at:
+            return 2, out_pos[: out_off[nout]], out_off[: nout + 1]
+        if c == 0 or cap == 0 or start >= nitems:
+            continue
+        # children pushed from the last to the first, so that the first is popped first
+        parent = top
+        for r in range(nitems - 1, start - 1, -1):
+            w = mo[r]
+            if w <= cap and prof + po[r] + g[r + 1, c - 1, cap - w] >= target:
+                top += 1
+        # (the parent's slot is reused: copy its path before overwriting it)
+        path = st_chosen[parent, :ln].copy()
+        slot = top - 1
+        for r in range(start, nitems):
+            w = mo[r]
+            if w <= cap and prof + po[r] + g[r + 1, c - 1, cap - w] >= target:
+                st_start[slot] = r + 1
+                st_c[slot] = c - 1
+                st_cap[slot] = cap - w
+                st_prof[slot] = prof + po[r]
+                st_len[slot] = ln + 1
+                st_chosen[slot, :ln] = path
+                st_chosen[slot, ln] = r
+                slot -= 1
+    return 0, out_pos[: out_off[nout]], out_off[: nout + 1]
+
+
 def _min_level(table: np.ndarray, first_level: np.ndarray, idx: np.ndarray, p: int) -> int:
     """:meth:`.levels.LevelTable.min_level` over the full (L, n) table: the least level
     where sum_i m_i(tau) <= p (binary search from the highest first level), -1 if none."""
@@ -200,4 +334,8 @@ def _min_level(table: np.ndarray, first_level: np.ndarray, idx: np.ndarray, p: i
 values = _jit(_values)
 best_set = _jit(_best_set)
 level_best_set = _jit(_level_best_set)
+suffix_tables = _jit(_suffix_tables)
+# the search reads the clock in object mode (it takes the GIL): compiled without nogil
+_now = _jit(_now, nogil=False) or _now
+enumerate_sets = _jit(_enumerate_sets, nogil=False)
 min_level = _jit(_min_level)

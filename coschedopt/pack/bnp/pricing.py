@@ -640,6 +640,7 @@ def enumerate_level(
     :class:`TooManyColumns` once ``out`` holds more than ``budget`` columns.
     With ``windows`` only tasks allowed at this level are used, and "cheapest level"
     means cheapest *allowed* level: a task whose window opens here is critical too.
+    Without cuts the search runs compiled (:func:`.kernels.enumerate_sets`, same order).
     """
     p = table.p
     m = table.m(level).astype(np.int64)
@@ -667,8 +668,21 @@ def enumerate_level(
     mp = mprev[items]
     op = opens[items]
     kk = min(k, p, items.size)
-    g = suffix_tables(mo, po, p, kk)
     target = float(table.tau[level]) - bonus - delta - tol
+    if kernels.COMPILED and cuts is None:
+        g = kernels.suffix_tables(mo, po, p, kk)
+        stop_at = math.inf
+        if deadline is not None and deadline.time_limit is not None:
+            stop_at = deadline.start + deadline.time_limit
+        status, pos, off = kernels.enumerate_sets(mo, po, mp, op, g, ncrit, kk, p, target, budget - len(out), stop_at)
+        for j in range(off.size - 1):
+            out.append((level, tuple(sorted(items[pos[off[j] : off[j + 1]]].tolist()))))
+        if status == 1:
+            raise TooManyColumns
+        if status == 2:
+            raise TimeoutError
+        return
+    g = suffix_tables(mo, po, p, kk)
     # stack entries: (next index, items left, capacity left, profit, chosen positions)
     stack: list[tuple[int, int, int, float, tuple[int, ...]]] = []
     for r in range(ncrit - 1, -1, -1):
