@@ -5,9 +5,11 @@ set partitions or by the ILP of Theorem 4, whose n*n*p binaries and weak relaxat
 stop at about n = 10 on 16 processors.  This package proves the optimum of the
 paper's Workload-II (65 tasks, 16 processors) at every k in about a minute at
 most, brings Workload-III (260 tasks, 32 processors) within a certified 0.1 % in
-10 minutes at k = 4 and 8, proves it at k = 32 (every seed), stays within 0.16 % at
-k = 16, and solves Theorem 2's 3-PARTITION instances with hundreds of tasks and p = B ~ 1000
-(measured in ``benchmarks/results/bnp.md``).
+10 minutes at k = 4 and 8, proves it at k = 32 (every seed in one run, two of three
+in the latest, where seed 0's bound reached the optimum and its incumbent did not),
+stays within 0.25 % at k = 16 (0.098 % at one seed in the latest run, 0.10-0.25 % at
+the others), and solves Theorem 2's 3-PARTITION instances with hundreds of tasks and
+p = B ~ 1000 (measured in ``benchmarks/results/bnp.md``).
 
 Formulation (set covering over packs)
     A column is a set S of at most k tasks with a cost level tau, one of the L
@@ -194,6 +196,23 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     benchmark runs of the same tree code (2 cores, the search on the second): 153-236
     nodes in 600 s over eight runs (180-189, 176-191, 170-173 and 153-163 in four of
     them, 225-228 in the record).
+    The compiled pricing (:mod:`.kernels`: the vectorised DP, a level's best set in one
+    kernel, the compiled enumeration) halves the pricing time of a node (0.90 -> 0.45 s
+    at seed 2).  Two benchmark runs with it ended at 98 766.0 / 98 665.5 (0.102 %, 231
+    nodes), 96 338.7 / 96 233.2 (0.109 %, 230), 86 914.2 / 86 808.2 (0.122 %, 240) at
+    394239e and at 98 771.5 / 98 666.3 (0.107 %, 231), 96 459.8 / 96 223.3 (0.245 %,
+    220), 86 896.5 / 86 811.2 (0.098 %, 198) at 0816350 (``benchmarks/results/bnp.md``),
+    where k = 32 was proven at seeds 1 and 2 (123 s and 412 s) and seed 0 ended at
+    78 829.8 / 78 699.3: the bound at the optimum, the incumbent 130 above it.
+    Over these two runs and the one at cb332af the bounds lie within 11 of one another
+    per seed, the incumbents up to 121 apart (seed 1: 96 338.7-96 459.8): the incumbent
+    decides.  The best ones ever found (98 716.1 / 96 314.3 / 86 886.2) are 0.050 /
+    0.094 / 0.086 % above the bounds of the run at 0816350.  Where the time goes (seed 2,
+    300 s of tree without the search, profiled before the compiled enumeration): HiGHS
+    57 % (the dual simplex of strong branching and of node starts: ~600 iterations of
+    0.185 ms, ~110 ms per solve, against 17 ms for a primal re-solve in column
+    generation); strong branching 43 % of the tree, node column generation 41 %, the
+    enumeration probes 7-9 %.
     The bound creeps: of the 177 open nodes after 600 s, 35 lie within 0.01 % of the
     least bound (86 815.1 in that run, with the worker still started at 60 s),
     165 within 0.1 %, so each node branched adds two children that are barely
@@ -248,6 +267,22 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     k = 16 seed 2 violates 6 of them (by at most 0.32), which lift the LP over the
     root's pack columns by 26.5 (86 596.1 -> 86 622.6, no pricing; the root LP is
     86 364.6), and none at k = 32 seed 0: not built.
+    With the compiled pricing, k = 16, 300 s of tree without the search from the same
+    incumbent, each change against the same code run at the same time (pairs of equal
+    code end up to about 50 apart in the bound): reduced-cost fixing of the task
+    windows (branch ``rcf``: a task's window shrunk to the levels where some column
+    holding it has a reduced cost below the node's gap, from a compiled per-level DP),
+    seed 2: 90 nodes / bound 86 726 against 110 / 86 742, with the lower ends only
+    120 / 86 758 against 121 / 86 780; partial node pricing stopping at 80 columns
+    instead of 30 (``solver.NODE_PRICING_ENOUGH``), seed 2: 131 / 86 732 against
+    121 / 86 783; strong branching stopped after 50 dual simplex iterations again,
+    seed 0: 180 nodes against 105, the bound 2.6 higher.  HiGHS's dual simplex options
+    (edge weights, pricing, scaling) did not make strong branching faster; strong
+    branching over the 1 500 columns of least reduced cost took 0.61 s per candidate
+    instead of 0.82 s with the same choice on seed 2's nodes (a tenth of the tree's
+    time at most: not built).  A stage of 64-task windows in the search, 540 s of
+    windows alone from the 60 s incumbents: 98 805 / 96 324 against 98 730 / 96 344
+    (seeds 0 / 1), noise.
 
 Tried before the dual-optimal inequalities, and left out
     At k = 16: branching on the total pack count (the LP is already integral in
