@@ -282,7 +282,12 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     instead of 0.82 s with the same choice on seed 2's nodes (a tenth of the tree's
     time at most: not built).  A stage of 64-task windows in the search, 540 s of
     windows alone from the 60 s incumbents: 98 805 / 96 324 against 98 730 / 96 344
-    (seeds 0 / 1), noise.
+    (seeds 0 / 1), noise.  A node's search for a schedule among its columns of reduced
+    cost below a 16th of its gap (branch ``primal-probes``: cover search and a 5 s MIP,
+    also where the whole-gap probe is skipped, within 10 % of the tree's time), for
+    k = 32 seed 0, whose bound reaches the optimum before its incumbent: 209 of 212
+    such enumerations overflowed 20 000 columns and the other 3 found nothing (the
+    LP is that degenerate); the optimum came from an integral node LP at 556 s.
 
 Tried before the dual-optimal inequalities, and left out
     At k = 16: branching on the total pack count (the LP is already integral in
