@@ -189,15 +189,8 @@ def _suffix_tables(m: np.ndarray, pi: np.ndarray, p: int, kk: int) -> np.ndarray
     g = np.zeros((nitems + 1, kk + 1, p + 1))
     for r in range(nitems - 1, -1, -1):
         g[r] = g[r + 1]
-        w = m[r]
-        if w <= p:
-            for c in range(1, kk + 1):
-                src = g[r + 1, c - 1]
-                dst = g[r, c]
-                for q in range(p + 1 - w):
-                    x = src[q] + pi[r]
-                    y = dst[q + w]
-                    dst[q + w] = x if x > y else y
+        if m[r] <= p:
+            add_item(g[r], kk, p, m[r], pi[r])
     return g
 
 
@@ -284,26 +277,20 @@ def _enumerate_sets(
             return 2, out_pos[: out_off[nout]], out_off[: nout + 1]
         if c == 0 or cap == 0 or start >= nitems:
             continue
-        # children pushed from the last to the first, so that the first is popped first
-        parent = top
+        # children pushed from the last to the first, so that the first is popped first;
+        # the first push reuses the parent's slot: copy its path before overwriting it
+        path = st_chosen[top, :ln].copy()
         for r in range(nitems - 1, start - 1, -1):
             w = mo[r]
             if w <= cap and prof + po[r] + g[r + 1, c - 1, cap - w] >= target:
+                st_start[top] = r + 1
+                st_c[top] = c - 1
+                st_cap[top] = cap - w
+                st_prof[top] = prof + po[r]
+                st_len[top] = ln + 1
+                st_chosen[top, :ln] = path
+                st_chosen[top, ln] = r
                 top += 1
-        # (the parent's slot is reused: copy its path before overwriting it)
-        path = st_chosen[parent, :ln].copy()
-        slot = top - 1
-        for r in range(start, nitems):
-            w = mo[r]
-            if w <= cap and prof + po[r] + g[r + 1, c - 1, cap - w] >= target:
-                st_start[slot] = r + 1
-                st_c[slot] = c - 1
-                st_cap[slot] = cap - w
-                st_prof[slot] = prof + po[r]
-                st_len[slot] = ln + 1
-                st_chosen[slot, :ln] = path
-                st_chosen[slot, ln] = r
-                slot -= 1
     return 0, out_pos[: out_off[nout]], out_off[: nout + 1]
 
 

@@ -30,6 +30,7 @@ import bisect
 import functools
 import heapq
 import math
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -671,9 +672,7 @@ def enumerate_level(
     target = float(table.tau[level]) - bonus - delta - tol
     if kernels.COMPILED and cuts is None:
         g = kernels.suffix_tables(mo, po, p, kk)
-        stop_at = math.inf
-        if deadline is not None and deadline.time_limit is not None:
-            stop_at = deadline.start + deadline.time_limit
+        stop_at = math.inf if deadline is None else time.perf_counter() + deadline.remaining()
         status, pos, off = kernels.enumerate_sets(mo, po, mp, op, g, ncrit, kk, p, target, budget - len(out), stop_at)
         for j in range(off.size - 1):
             out.append((level, tuple(sorted(items[pos[off[j] : off[j + 1]]].tolist()))))
