@@ -288,6 +288,21 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     k = 32 seed 0, whose bound reaches the optimum before its incumbent: 209 of 212
     such enumerations overflowed 20 000 columns and the other 3 found nothing (the
     LP is that degenerate); the optimum came from an integral node LP at 556 s.
+    Three more primal ideas for that instance, one 600 s run each (its four runs before
+    them ended at 78 829.8): plunges started whenever the bound rose by less than 1 % of
+    the gap over 25 best-first nodes (branch ``stall-plunges``: 3 such plunges of 40 nodes,
+    down to depth 61 without an integral LP; 78 829.8 / 78 699.0); a MIP over a node's own
+    columns at depth >= 8 (branch ``node-mip``, stopped at 240 s: 10 MIPs of 2 500-3 800
+    columns, 3-10 s each, whose best covers cost 82 549-122 741, three of them proven
+    optimal over those columns, where the incumbent was below 78 880: a node's columns
+    hold its LP, not a schedule); and RINS
+    (Danna, Rothberg and Le Pape, 2005) every 10 best-first nodes, re-solving the tasks of
+    the incumbent's packs that the node LP holds no column of x >= 1/2 for (branch
+    ``rins``): the LP held 0-2 of the incumbent's 13-15 packs, so RINS became a window
+    of up to 128 tasks; one of its 12 windows improved the incumbent (78 877.9 -> 78 841.3
+    at 102 s).  In that run the search left 78 829.8 through a window of its own (126
+    tasks, 78 806.7 at 393 s) and ended at 78 790.1, while the tree, short of RINS's 10 s
+    per window, ended at 193 nodes instead of 341, bound 78 692.7 (gap 0.125 %).
 
 Tried before the dual-optimal inequalities, and left out
     At k = 16: branching on the total pack count (the LP is already integral in
