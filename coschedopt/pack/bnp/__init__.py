@@ -288,7 +288,7 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     k = 32 seed 0, whose bound reaches the optimum before its incumbent: 209 of 212
     such enumerations overflowed 20 000 columns and the other 3 found nothing (the
     LP is that degenerate); the optimum came from an integral node LP at 556 s.
-    Three more primal ideas for that instance, one 600 s run each (its four runs before
+    Four more primal ideas for that instance, one 600 s run each (its four runs before
     them ended at 78 829.8): plunges started whenever the bound rose by less than 1 % of
     the gap over 25 best-first nodes (branch ``stall-plunges``: 3 such plunges of 40 nodes,
     down to depth 61 without an integral LP; 78 829.8 / 78 699.0); a MIP over a node's own
@@ -302,7 +302,10 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     of up to 128 tasks; one of its 12 windows improved the incumbent (78 877.9 -> 78 841.3
     at 102 s).  In that run the search left 78 829.8 through a window of its own (126
     tasks, 78 806.7 at 393 s) and ended at 78 790.1, while the tree, short of RINS's 10 s
-    per window, ended at 193 nodes instead of 341, bound 78 692.7 (gap 0.125 %).
+    per window, ended at 193 nodes instead of 341, bound 78 692.7 (gap 0.125 %).  The
+    search's windows of three times the tasks as its second stage instead of its last
+    (branch ``lns-wide-early``): 78 841.3 / 78 699.3 (0.180 %, 312 nodes), its last
+    improvement a 127-task window at 220 s.
 
 Tried before the dual-optimal inequalities, and left out
     At k = 16: branching on the total pack count (the LP is already integral in
