@@ -305,7 +305,16 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     per window, ended at 193 nodes instead of 341, bound 78 692.7 (gap 0.125 %).  The
     search's windows of three times the tasks as its second stage instead of its last
     (branch ``lns-wide-early``): 78 841.3 / 78 699.3 (0.180 %, 312 nodes), its last
-    improvement a 127-task window at 220 s.
+    improvement a 127-task window at 220 s.  Why windows do not reach that optimum (scratch
+    script, the 78 829.8 schedule of a 400 s run): its 13 packs cost 27.7 to 40 833.3, and
+    the 6 most costly (161 tasks) hold 74 950.2 of it.  Re-solved alone, the five lowest runs
+    of 6 adjacent packs were already optimal for their tasks (proven in 0.4-9.4 s; the three
+    highest were not proven in 40 s); the 5 most costly packs (133 tasks) gained 22.1 (proven
+    in 45 s), the 6 most costly 28.0 (proven in 63 s), and the 7 cheapest (99 tasks, 3 879.7)
+    nothing (proven in 8 s): a schedule with that split of the tasks costs at least 78 801.9,
+    102.6 above the optimum.  So the optimum splits the tasks differently between the costly
+    packs and the cheaper ones, an exchange over nearly every pack: for a window, the whole
+    instance.
 
 Tried before the dual-optimal inequalities, and left out
     At k = 16: branching on the total pack count (the LP is already integral in
