@@ -571,3 +571,47 @@ def solve_covering_mip(
     if optimal:
         bound = max(bound, float(info.objective_function_value) - 1e-9 * max(1.0, abs(info.objective_function_value)))
     return MIPSolution(chosen, float(info.objective_function_value), bound, optimal)
+
+
+def solve_profile_assignment(
+    m_by_bin: list[np.ndarray], p: int, k: int, *, time_limit: float, seed: int = 0
+) -> list[list[int]] | None:
+    """Tasks into bins of fixed levels: y[i, b] binary, each task in one bin, a bin's tasks
+    need at most p processors at its level (``m_by_bin[b][i]``, > p: not allowed there) and
+    number at most k.  A feasibility MIP (HiGHS, objective 0); the bins' tasks, or None."""
+    h = _new_highs()
+    h.setOptionValue("random_seed", int(seed) % (2**31 - 1))
+    h.setOptionValue("time_limit", max(time_limit, 0.01))
+    n = m_by_bin[0].size if m_by_bin else 0
+    nb = len(m_by_bin)
+    pairs = [(i, b) for b in range(nb) for i in np.flatnonzero(m_by_bin[b] <= p).tolist()]
+    cnt = len(pairs)
+    starts = np.arange(0, 3 * cnt + 1, 3, dtype=np.int32)
+    index = np.empty(3 * cnt, dtype=np.int32)
+    value = np.empty(3 * cnt)
+    for c, (i, b) in enumerate(pairs):
+        index[3 * c : 3 * c + 3] = (i, n + b, n + nb + b)
+        value[3 * c : 3 * c + 3] = (1.0, float(m_by_bin[b][i]), 1.0)
+    lp = highspy.HighsLp()
+    lp.num_col_ = cnt
+    lp.num_row_ = n + 2 * nb
+    lp.col_cost_ = np.zeros(cnt)
+    lp.col_lower_ = np.zeros(cnt)
+    lp.col_upper_ = np.ones(cnt)
+    lp.row_lower_ = np.concatenate([np.ones(n), np.full(2 * nb, -INF)])
+    lp.row_upper_ = np.concatenate([np.ones(n), np.full(nb, float(p)), np.full(nb, float(k))])
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = starts
+    lp.a_matrix_.index_ = index
+    lp.a_matrix_.value_ = value
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * cnt
+    h.passModel(lp)
+    h.run()
+    if h.getInfo().primal_solution_status < 2:
+        return None
+    x = np.array(h.getSolution().col_value)
+    bins: list[list[int]] = [[] for _ in range(nb)]
+    for c in np.flatnonzero(x > 0.5).tolist():
+        i, b = pairs[c]
+        bins[b].append(i)
+    return bins

@@ -69,7 +69,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .master import BASIC, DOMINANCE_LEVEL, Basis, CoveringMaster
+from .master import BASIC, DOMINANCE_LEVEL, Basis, CoveringMaster, solve_profile_assignment
 from .pricing import Windows
 from .solver import (
     _CG,
@@ -155,6 +155,8 @@ PURGE_AGE = 100
 #: lb + PLUNGE_QUOT x (ub - lb)
 PLUNGE_SHARE = 0.5
 PLUNGE_QUOT = 0.5
+PROFILE_SHARE = 0.1
+PROFILE_TIME = 5.0
 #: seconds between two progress lines of the tree (with ``verbose``)
 LOG_EVERY = 10.0
 
@@ -345,6 +347,26 @@ def _add_singletons(st: _State, master: CoveringMaster, lo: np.ndarray, hi: np.n
     master.add(sets, [float(st.table.tau[v]) for v in levels], levels)
 
 
+def _profile_cover(st: _State, master: CoveringMaster, x: np.ndarray, time_limit: float):
+    """When the LP point has an integral number of packs at every level, a schedule with
+    exactly those packs costs the LP value: look for one (:func:`.master.solve_profile_assignment`)."""
+    levels = np.asarray(master.levels)
+    sup = np.flatnonzero((x > 1e-9) & (levels != DOMINANCE_LEVEL))
+    per_level: dict[int, float] = {}
+    for c in sup.tolist():
+        per_level[int(levels[c])] = per_level.get(int(levels[c]), 0.0) + float(x[c])
+    counts = {lv: round(v) for lv, v in per_level.items()}
+    if any(abs(v - counts[lv]) > 1e-6 for lv, v in per_level.items()):
+        return None, "fractional"
+    bins = [lv for lv, c in sorted(counts.items()) for _ in range(c)]
+    out = solve_profile_assignment(
+        [st.table.m(lv) for lv in bins], st.table.p, st.inst.max_pack_size, time_limit=time_limit, seed=st.seed
+    )
+    if out is None:
+        return None, f"no assignment to {len(bins)} packs"
+    return [tuple(sorted(b)) for b in out if b], f"{len(bins)} packs"
+
+
 def _select(heap: list[_Node], plunge: _Node | None, go_on: bool) -> tuple[_Node, bool]:
     """The next node and whether it is a plunge's: the child ``plunge`` of the node just
     branched when ``go_on``, else the best open node (``plunge`` goes on the heap)."""
@@ -407,6 +429,7 @@ def branch(
     plunge: _Node | None = None  # the child the current plunge goes on with
     plunging, plunge_time, t_node = False, 0.0, t_tree
     plunges = failed_plunges = found_before = 0
+    profile_spent = 0.0
     try:
         while (heap or plunge is not None) and not st.deadline.expired():
             now = time.perf_counter()
@@ -514,6 +537,13 @@ def branch(
                 plunge = kids[0]
                 heapq.heappush(heap, kids[1])
                 continue
+            if profile_spent < PROFILE_SHARE * (time.perf_counter() - t_tree):
+                t1 = time.perf_counter()
+                cover, what = _profile_cover(st, master, cg.x, PROFILE_TIME)
+                profile_spent += time.perf_counter() - t1
+                if cover is not None:
+                    st.offer(cover, f"pack profile of node LP (depth {node.depth}, {what})")
+                st.log(f"profile: {what}, {time.perf_counter() - t1:.2f}s, LP {cg.lp * table.scale:.6g}")
             cands = _candidates(st, master, cg.x, 1)
             if not cands:
                 proven = _enumerate_and_solve(st, cg, budget, windows=windows)
