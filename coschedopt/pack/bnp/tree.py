@@ -350,15 +350,14 @@ def _add_singletons(st: _State, master: CoveringMaster, lo: np.ndarray, hi: np.n
 def _profile_cover(st: _State, master: CoveringMaster, x: np.ndarray, time_limit: float):
     """When the LP point has an integral number of packs at every level, a schedule with
     exactly those packs costs the LP value: look for one (:func:`.master.solve_profile_assignment`)."""
-    levels = np.asarray(master.levels)
-    sup = np.flatnonzero((x > 1e-9) & (levels != DOMINANCE_LEVEL))
-    per_level: dict[int, float] = {}
-    for c in sup.tolist():
-        per_level[int(levels[c])] = per_level.get(int(levels[c]), 0.0) + float(x[c])
-    counts = {lv: round(v) for lv, v in per_level.items()}
-    if any(abs(v - counts[lv]) > 1e-6 for lv, v in per_level.items()):
+    levels, counts = master.level_counts(x)  # descending levels, N(>= level)
+    frac = counts - np.floor(counts)
+    if ((frac > COUNT_FRACTION) & (frac < 1 - COUNT_FRACTION)).any():
         return None, "fractional"
-    bins = [lv for lv, c in sorted(counts.items()) for _ in range(c)]
+    per_level = np.diff(np.r_[0, np.round(counts)]).astype(np.int64)
+    if (per_level < 0).any():
+        return None, "fractional"
+    bins = [int(lv) for lv, c in zip(levels.tolist(), per_level.tolist(), strict=True) for _ in range(c)]
     out = solve_profile_assignment(
         [st.table.m(lv) for lv in bins], st.table.p, st.inst.max_pack_size, time_limit=time_limit, seed=st.seed
     )
