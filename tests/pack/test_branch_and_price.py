@@ -1518,3 +1518,55 @@ def test_master_delete_of_the_columns_added_since_gives_the_lp_back() -> None:
         assert keep.sum() == ncol == len(master.sets) == master.h.getNumCol()
         assert master.retired[-len(added) :] == added
         assert master.solve(Deadline(None)).objective == pytest.approx(lp0, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_profile_assignment_equals_brute_force(seed: int) -> None:
+    """Tasks into packs of given levels: the MIP finds an assignment exactly when one exists
+    (all bins^n assignments tried), and what it returns fits (<= k tasks, <= p processors)."""
+    from coschedopt.pack.bnp.master import solve_profile_assignment
+
+    rng = np.random.default_rng(seed)
+    n, p, k = int(rng.integers(3, 7)), int(rng.integers(3, 7)), int(rng.integers(2, 4))
+    inst = random_pack_instance(n, p, k, seed=seed)
+    table = LevelTable(inst.times)
+    bins = sorted(rng.integers(0, table.L, size=int(rng.integers(1, 4))).tolist())
+    m = [table.m(lv) for lv in bins]
+    exists = any(
+        all(
+            sum(1 for i in range(n) if a[i] == b) <= k and sum(int(m[b][i]) for i in range(n) if a[i] == b) <= p
+            for b in range(len(bins))
+        )
+        for a in itertools.product(range(len(bins)), repeat=n)
+    )
+    out = solve_profile_assignment(m, p, k, time_limit=30.0)
+    assert (out is not None) == exists
+    if out is not None:
+        assert sorted(i for b in out for i in b) == list(range(n))
+        for b, tasks in enumerate(out):
+            assert len(tasks) <= k and (not tasks or table.fits(tasks, bins[b]))
+
+
+def test_profile_cover_rebuilds_a_schedule_from_its_pack_counts() -> None:
+    """An LP point with integral pack counts (here a schedule's own columns, plus a column at
+    x = 0) gives a schedule of at most its cost; a fractional count gives none."""
+    from coschedopt.pack.bnp import tree
+    from coschedopt.pack.bnp.master import CoveringMaster
+
+    inst = random_pack_instance(12, 8, 3, seed=31)
+    table = LevelTable(inst.times, 1.0)
+    st = solver._State(inst, table, Deadline(None), False, 0.0, 0)
+    res = cs.solve(inst, "pack-by-pack-1")
+    sets = [tuple(sorted(inst.index[name] for name, _ in pack)) for pack in res.schedule.packs]
+    levels = [table.min_level(s) for s in sets]
+    master = CoveringMaster(inst.n)
+    master.add([*sets, (0, 1)], [float(table.tau[lv]) for lv in levels] + [1.0], [*levels, table.min_level((0, 1))])
+    cost = sum(float(table.tau[lv]) for lv in levels)
+    cover, what = tree._profile_cover(st, master, np.r_[np.ones(len(sets)), 0.0], 10.0)
+    assert cover is not None, what
+    assert sorted(i for s in cover for i in s) == list(range(inst.n))
+    assert all(len(s) <= inst.max_pack_size and table.min_level(s) >= 0 for s in cover)
+    assert sum(float(table.tau[table.min_level(s)]) for s in cover) <= cost + 1e-9
+    x = np.r_[np.ones(len(sets)), 0.0]
+    x[int(np.argmax(levels))] = 0.5  # half a pack at the top level
+    assert tree._profile_cover(st, master, x, 10.0) == (None, "fractional")

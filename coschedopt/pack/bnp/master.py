@@ -576,13 +576,19 @@ def solve_covering_mip(
 def solve_profile_assignment(
     m_by_bin: list[np.ndarray], p: int, k: int, *, time_limit: float, seed: int = 0
 ) -> list[list[int]] | None:
-    """Tasks into bins of fixed levels: y[i, b] binary, each task in one bin, a bin's tasks
-    need at most p processors at its level (``m_by_bin[b][i]``, > p: not allowed there) and
-    number at most k.  A feasibility MIP (HiGHS, objective 0); the bins' tasks, or None."""
+    """Tasks into packs of fixed levels (a node LP's pack profile, :func:`.tree._profile_cover`).
+
+    y[i, b] binary: each task in exactly one pack, pack b's tasks need at most p processors
+    at its level (``m_by_bin[b][i]`` = m_i(tau_b), the least processor count of Eq. (1)'s
+    profile finishing by tau_b; > p where task i cannot, so no variable) and number at most
+    k.  A feasibility MIP (HiGHS, objective 0).  The packs' task lists, or None when none
+    was found within ``time_limit`` (or there is none)."""
+    if not m_by_bin:
+        return None
     h = _new_highs()
     h.setOptionValue("random_seed", int(seed) % (2**31 - 1))
     h.setOptionValue("time_limit", max(time_limit, 0.01))
-    n = m_by_bin[0].size if m_by_bin else 0
+    n = m_by_bin[0].size
     nb = len(m_by_bin)
     pairs = [(i, b) for b in range(nb) for i in np.flatnonzero(m_by_bin[b] <= p).tolist()]
     cnt = len(pairs)
