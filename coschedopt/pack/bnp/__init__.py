@@ -5,8 +5,8 @@ set partitions or by the ILP of Theorem 4, whose n*n*p binaries and weak relaxat
 stop at about n = 10 on 16 processors.  This package proves the optimum of the
 paper's Workload-II (65 tasks, 16 processors) at every k in about a minute at
 most, brings Workload-III (260 tasks, 32 processors) within a certified 0.1 % in
-10 minutes at k = 4 and 8, proves it at k = 32 (every seed in one run, two of three
-in the latest, where seed 0's bound reached the optimum and its incumbent did not),
+10 minutes at k = 4 and 8, solves it at k = 32 (seeds 1 and 2 proven in 140 and
+401 s, seed 0 at its optimum with a gap of 3e-7 after 600 s, in the latest run),
 stays within 0.25 % at k = 16 (0.098 % at one seed in the latest run, 0.10-0.25 % at
 the others), and solves Theorem 2's 3-PARTITION instances with hundreds of tasks and
 p = B ~ 1000 (measured in ``benchmarks/results/bnp.md``).
@@ -139,8 +139,11 @@ Primal heuristics
     repeat: :func:`.solver._dive`) and, when its cover is not below the incumbent,
     a second one that fixes first a column holding the most demanding task left
     (the one whose cheapest LP column is the highest), restricted-master MIPs (at the root
-    and every 25 nodes, at most 15 % of the tree's time), integral node LPs and the
-    enumeration MIPs.  A large neighbourhood search (:mod:`.lns`) frees the tasks
+    and every 25 nodes, at most 15 % of the tree's time), integral node LPs, the
+    pack profile of a node LP whose pack counts are all integral (those counts fix
+    how many packs sit at each level, so the LP value; a feasibility MIP assigns the
+    tasks to those packs: :func:`.tree._profile_cover`, at most 10 % of the tree's
+    time) and the enumeration MIPs.  A large neighbourhood search (:mod:`.lns`) frees the tasks
     of a few packs close in cost (adjacent ones, then a pack with one to three of
     the four after it) and re-solves them exactly with this solver: in a worker
     process on its own copy of the incumbent from the tenth second on while the
@@ -203,7 +206,8 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     394239e and at 98 771.5 / 98 666.3 (0.107 %, 231), 96 459.8 / 96 223.3 (0.245 %,
     220), 86 896.5 / 86 811.2 (0.098 %, 198) at 0816350 (``benchmarks/results/bnp.md``),
     where k = 32 was proven at seeds 1 and 2 (123 s and 412 s) and seed 0 ended at
-    78 829.8 / 78 699.3: the bound at the optimum, the incumbent 130 above it.
+    78 829.8 / 78 699.3: the bound at the optimum, the incumbent 130 above it (until
+    the pack-profile heuristic of :func:`.tree._profile_cover`, below).
     Over these two runs and the one at cb332af the bounds lie within 11 of one another
     per seed, the incumbents up to 121 apart (seed 1: 96 338.7-96 459.8): the incumbent
     decides.  The best ones ever found (98 716.1 / 96 314.3 / 86 886.2) are 0.050 /
@@ -314,7 +318,12 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     nothing (proven in 8 s): a schedule with that split of the tasks costs at least 78 801.9,
     102.6 above the optimum.  So the optimum splits the tasks differently between the costly
     packs and the cheaper ones, an exchange over nearly every pack: for a window, the whole
-    instance.
+    instance.  What found it: a node LP whose pack counts N(>= l) are all integral fixes
+    the number of packs at each level, so its value, and a feasibility MIP assigning the
+    tasks to those packs (:func:`.tree._profile_cover`) succeeded at every such node of a
+    600 s run (0.8-2.1 s each): 78 700.6 at 387 s, the optimum at 421 s.  In the benchmark
+    at 36cdf96 seed 0 ended at the optimum (gap 3e-7, the bound 0.03 below it), seeds 1 and
+    2 were proven in 140 and 401 s.
 
 Tried before the dual-optimal inequalities, and left out
     At k = 16: branching on the total pack count (the LP is already integral in

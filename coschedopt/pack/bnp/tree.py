@@ -48,7 +48,11 @@ integral node LP 0.08 % above the optimum after 45 s and 17 count branchings
 (leaves were reached at depths 17 to 54 in the runs measured).  At k = 16 they
 rarely reach one (the LP stays fractional among the many sets of 16 tasks at a
 level: a pure depth-first search went 83 nodes deep in 500 s without one), hence
-the quartering: there the neighbourhood search finds the incumbents.
+the quartering: there the neighbourhood search finds the incumbents.  A node whose
+pack counts are all integral (where the tree turns to window branching) fixes the
+number of packs at each level and hence its LP value; the tasks are then assigned to
+those packs by a feasibility MIP (:func:`_profile_cover`), which found the optimum of
+Workload-III k = 32 seed 0 where plunges and the neighbourhood search had not.
 
 Each node is first attacked by the reduced-cost enumeration of
 :func:`.solver._enumerate_and_solve` restricted to its windows and counts (every
