@@ -1570,3 +1570,25 @@ def test_profile_cover_rebuilds_a_schedule_from_its_pack_counts() -> None:
     x = np.r_[np.ones(len(sets)), 0.0]
     x[int(np.argmax(levels))] = 0.5  # half a pack at the top level
     assert tree._profile_cover(st, master, x, 10.0) == (None, "fractional")
+
+
+def test_delete_columns_added_since_the_last_solve() -> None:
+    """The second dive deletes the first one's columns; when the deadline stopped the first
+    dive between adding columns and solving, those columns had no solve stamp yet."""
+    from coschedopt.pack.bnp.master import CoveringMaster
+
+    inst = random_pack_instance(6, 4, 3, seed=5)
+    table = LevelTable(inst.times)
+    master = CoveringMaster(inst.n)
+    singles = [(i,) for i in range(inst.n)]
+    levels = [table.min_level(s) for s in singles]
+    master.add(singles, [float(table.tau[lv]) for lv in levels], levels)
+    assert master.solve(Deadline(None)) is not None
+    pairs = [(0, 1), (2, 3)]
+    lv2 = [table.min_level(s) for s in pairs]
+    master.add(pairs, [float(table.tau[lv]) for lv in lv2], lv2)  # no solve since
+    keep = master.delete(np.arange(inst.n, inst.n + 2))
+    assert keep.tolist() == [True] * inst.n + [False, False]
+    assert master.sets == singles and master.retired[-2:] == pairs
+    sol = master.solve(Deadline(None))
+    assert sol is not None and sol.x.size == inst.n

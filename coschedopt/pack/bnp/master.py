@@ -315,6 +315,7 @@ class CoveringMaster:
         the mask of the columns kept, through which bases taken before must be remapped
         (:meth:`remap_basis`)."""
         ncol = len(self.sets)
+        self._stamp()  # columns added since the last solve (a dive stopped by the deadline)
         self.h.deleteCols(drop.size, drop.astype(np.int32))
         keep = np.ones(ncol, dtype=bool)
         keep[drop] = False
