@@ -7,8 +7,8 @@ paper's Workload-II (65 tasks, 16 processors) at every k in about a minute at
 most, brings Workload-III (260 tasks, 32 processors) within a certified 0.1 % in
 10 minutes at k = 4 and 8, solves it at k = 32 (seeds 1 and 2 proven in 140 and
 401 s, seed 0 at its optimum with a gap of 3e-7 after 600 s, in the latest run),
-stays within 0.25 % at k = 16 (0.098 % at one seed in the latest run, 0.10-0.25 % at
-the others), and solves Theorem 2's 3-PARTITION instances with hundreds of tasks and
+stays within 0.25 % at k = 16 (0.080 % at one seed in the latest run, 0.109 and
+0.234 % at the others), and solves Theorem 2's 3-PARTITION instances with hundreds of tasks and
 p = B ~ 1000 (measured in ``benchmarks/results/bnp.md``).
 
 Formulation (set covering over packs)
