@@ -241,6 +241,13 @@ def _count_split(lo: dict, hi: dict, level: int, value: float) -> tuple[tuple[di
     return (dict(lo), down_hi), (up_lo, dict(hi))
 
 
+def _fractional(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(fractional parts, mask of the counts the tree branches on: farther than
+    ``COUNT_FRACTION`` from an integer) of pack counts N(>= l)."""
+    frac = counts - np.floor(counts)
+    return frac, (frac > COUNT_FRACTION) & (frac < 1 - COUNT_FRACTION)
+
+
 def _count_branch(
     st: _State,
     master: CoveringMaster,
@@ -265,9 +272,9 @@ def _count_branch(
     first dual simplex re-solve is then done (or begun, under ``STRONG_ITERATIONS``).
     """
     levels, counts = master.level_counts(x)
-    frac = counts - np.floor(counts)
+    frac, fractional = _fractional(counts)
     score = np.minimum(frac, 1 - frac) * st.table.tau[levels]
-    ok = np.flatnonzero((frac > COUNT_FRACTION) & (frac < 1 - COUNT_FRACTION))
+    ok = np.flatnonzero(fractional)
     if ok.size == 0:
         return None
     cands = ok[np.argsort(-score[ok], kind="stable")][: STRONG_CANDIDATES if strong else 1].tolist()
@@ -370,12 +377,9 @@ def _profile_cover(
     integral (387 s) gave 78 700.6, and another one the optimum at 421 s.
     (schedule or None, what happened)."""
     levels, counts = master.level_counts(x)  # descending levels, N(>= level)
-    frac = counts - np.floor(counts)
-    if ((frac > COUNT_FRACTION) & (frac < 1 - COUNT_FRACTION)).any():
+    if _fractional(counts)[1].any():
         return None, "fractional"
-    per_level = np.diff(np.r_[0, np.round(counts)]).astype(np.int64)
-    if (per_level < 0).any():
-        return None, "fractional"
+    per_level = np.diff(np.r_[0, np.round(counts)]).astype(np.int64)  # N(>= l) grows as l falls
     bins = [int(lv) for lv, c in zip(levels.tolist(), per_level.tolist(), strict=True) for _ in range(c)]
     out = solve_profile_assignment(
         [st.table.m(lv) for lv in bins], st.table.p, st.inst.max_pack_size, time_limit=time_limit, seed=st.seed
