@@ -1502,7 +1502,8 @@ def test_demanding_dive_fixes_first_a_column_of_the_task_whose_cheapest_lp_colum
 
 
 def test_master_delete_of_the_columns_added_since_gives_the_lp_back() -> None:
-    # deleting the columns added after a point restores that point's LP (they retire)
+    # deleting the columns added after a point restores that point's LP (they retire),
+    # also those added since the last solve (a dive stopped by the deadline leaves such)
     from coschedopt.pack.bnp import solver
 
     for seed in range(4):
@@ -1512,6 +1513,12 @@ def test_master_delete_of_the_columns_added_since_gives_the_lp_back() -> None:
         ncol = len(master.sets)
         lp0 = master.solve(Deadline(None)).objective
         solver._column_generation(st, master)
+        pair = next(
+            s
+            for s in itertools.combinations(range(inst.n), 2)
+            if table.min_level(s) >= 0 and (s, table.min_level(s)) not in master.known
+        )
+        master.add([pair], [float(table.tau[table.min_level(pair)])], [table.min_level(pair)])  # no solve since
         added = master.sets[ncol:]
         assert added
         keep = master.delete(np.arange(ncol, len(master.sets)))
@@ -1570,25 +1577,3 @@ def test_profile_cover_rebuilds_a_schedule_from_its_pack_counts() -> None:
     x = np.r_[np.ones(len(sets)), 0.0]
     x[int(np.argmax(levels))] = 0.5  # half a pack at the top level
     assert tree._profile_cover(st, master, x, 10.0) == (None, "fractional")
-
-
-def test_delete_columns_added_since_the_last_solve() -> None:
-    """The second dive deletes the first one's columns; when the deadline stopped the first
-    dive between adding columns and solving, those columns had no solve stamp yet."""
-    from coschedopt.pack.bnp.master import CoveringMaster
-
-    inst = random_pack_instance(6, 4, 3, seed=5)
-    table = LevelTable(inst.times)
-    master = CoveringMaster(inst.n)
-    singles = [(i,) for i in range(inst.n)]
-    levels = [table.min_level(s) for s in singles]
-    master.add(singles, [float(table.tau[lv]) for lv in levels], levels)
-    assert master.solve(Deadline(None)) is not None
-    pairs = [(0, 1), (2, 3)]
-    lv2 = [table.min_level(s) for s in pairs]
-    master.add(pairs, [float(table.tau[lv]) for lv in lv2], lv2)  # no solve since
-    keep = master.delete(np.arange(inst.n, inst.n + 2))
-    assert keep.tolist() == [True] * inst.n + [False, False]
-    assert master.sets == singles and master.retired[-2:] == pairs
-    sol = master.solve(Deadline(None))
-    assert sol is not None and sol.x.size == inst.n
