@@ -1577,3 +1577,44 @@ def test_profile_cover_rebuilds_a_schedule_from_its_pack_counts() -> None:
     x = np.r_[np.ones(len(sets)), 0.0]
     x[int(np.argmax(levels))] = 0.5  # half a pack at the top level
     assert tree._profile_cover(st, master, x, 10.0) == (None, "fractional")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_profile_neighbourhood_with_every_level_is_the_optimum(seed: int) -> None:
+    """From the cover by singletons, with every level a candidate and no limit on the reach,
+    the profile-move MIP ranges over every partition into at most n packs (empty packs
+    cost 0): its cover costs the ``enumerate`` optimum, fits and partitions the tasks."""
+    from coschedopt.pack.bnp.master import solve_profile_neighbourhood
+
+    rng = np.random.default_rng(seed)
+    n, p, k = int(rng.integers(3, 7)), int(rng.integers(3, 7)), int(rng.integers(2, 4))
+    inst = random_pack_instance(n, p, k, seed=seed)
+    table = LevelTable(inst.times)
+    out = solve_profile_neighbourhood(
+        table, [(i,) for i in range(n)], k, np.arange(table.L), reach=math.inf, time_limit=60.0
+    )
+    assert out is not None
+    assert sorted(i for s in out for i in s) == list(range(n))
+    assert all(len(s) <= k and table.min_level(s) >= 0 for s in out)
+    cost = sum(float(table.levels[table.min_level(s)]) for s in out)
+    assert cost == pytest.approx(cs.solve(inst, "enumerate").objective, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_profile_neighbourhood_keeps_each_pack_near_its_level(seed: int) -> None:
+    """With a reach of 0 each pack keeps its own level or empties: the MIP never returns a
+    pack above the start's highest level nor a cover dearer than the start."""
+    from coschedopt.pack.bnp.master import solve_profile_neighbourhood
+
+    inst = random_pack_instance(12, 8, 3, seed=seed)
+    table = LevelTable(inst.times)
+    res = cs.solve(inst, "random-pack-1", seed=seed)
+    sets = [tuple(sorted(inst.index[name] for name, _ in pack)) for pack in res.schedule.packs]
+    levels = [table.min_level(s) for s in sets]
+    out = solve_profile_neighbourhood(table, sets, inst.max_pack_size, np.arange(table.L), reach=0.0, time_limit=60.0)
+    assert out is not None and sorted(i for s in out for i in s) == list(range(inst.n))
+    assert all(len(s) <= inst.max_pack_size and table.min_level(s) >= 0 for s in out)
+    got = sorted((table.min_level(s) for s in out), reverse=True)
+    # each pack at most at its own level (or empty): the i-th dearest pack is no dearer than the start's
+    assert len(got) <= len(levels)
+    assert all(g <= lv for g, lv in zip(got, sorted(levels, reverse=True), strict=False))

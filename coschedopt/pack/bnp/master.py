@@ -622,3 +622,122 @@ def solve_profile_assignment(
         i, b = pairs[c]
         bins[b].append(i)
     return bins
+
+
+#: the level of an empty pack in :func:`solve_profile_neighbourhood` (tau = 0, no task fits)
+EMPTY = -1
+
+
+def solve_profile_neighbourhood(
+    table,
+    sets: list[tuple[int, ...]],
+    k: int,
+    candidates: np.ndarray,
+    *,
+    reach: float,
+    time_limit: float,
+    seed: int = 0,
+) -> list[tuple[int, ...]] | None:
+    """The cheapest re-partition of all tasks into the packs of the cover ``sets``, each pack
+    at one of the levels of ``candidates`` within a factor 1 -/+ ``reach`` of its own (or its own),
+    or empty: the neighbourhood of :meth:`.lns.Neighbourhoods.step`'s profile moves.
+
+    With packs b and their candidate levels l_b1 < ... < l_br (ascending, l_br the highest;
+    l_b1 = "empty", of cost 0, at which no task fits),
+    y[i, b] binary puts task i in pack b (only where m_i(tau_br) <= p), u[b, j] binary says that
+    pack b costs at most tau_bj (u[b, r] = 1; u[b, j] <= u[b, j + 1]), and
+
+        sum_i m_i(tau_bj) y[i, b] <= p + M_bj (1 - u[b, j])       (pack b fits at level j when u = 1)
+        sum_i y[i, b] <= k,   sum_b y[i, b] = 1,
+        cost = sum_b tau_br - sum_{b, j < r} (tau_b,j+1 - tau_bj) u[b, j],
+
+    where M_bj is the most the k largest m_i(tau_bj) of the pack's tasks can exceed p by.
+    A MIP (HiGHS), started from ``sets`` (each pack at its cheapest level); the packs of the
+    best solution found within ``time_limit`` (None when none was found)."""
+    p = table.p
+    levels = [table.min_level(s) for s in sets]
+    tau = table.levels
+    cand = np.unique(np.asarray(candidates, dtype=np.int64))
+    per_pack = []
+    for lv in levels:
+        near = cand[(tau[cand] >= tau[lv] * (1 - reach)) & (tau[cand] <= tau[lv] * (1 + reach))]
+        per_pack.append([EMPTY, *np.union1d(near, [lv]).tolist()])
+    m = {lv: table.m(lv).astype(np.float64) for c in per_pack for lv in c[1:]}
+    m[EMPTY] = np.full(table.n, p + 1.0)
+    tau = np.append(tau, 0.0)  # tau[EMPTY]
+    y = [(i, b) for b, c in enumerate(per_pack) for i in np.flatnonzero(m[c[-1]] <= p).tolist()]
+    u = [(b, j) for b, c in enumerate(per_pack) for j in range(len(c) - 1)]
+    n, nb = table.n, len(sets)
+    cap_row = {}
+    for b, c in enumerate(per_pack):
+        for j in range(len(c)):
+            cap_row[b, j] = n + nb + len(cap_row)
+    mono_row = {}
+    for b, c in enumerate(per_pack):
+        for j in range(len(c) - 2):
+            mono_row[b, j] = n + nb + len(cap_row) + len(mono_row)
+    big = {}
+    for b, c in enumerate(per_pack):
+        fits = m[c[-1]] <= p
+        for j, lv in enumerate(c):
+            big[b, j] = max(float(np.sort(m[lv][fits])[::-1][:k].sum()) - p, 0.0)
+    rows_l = np.full(n + nb + len(cap_row) + len(mono_row), -INF)
+    rows_u = np.zeros(rows_l.size)
+    rows_l[:n] = rows_u[:n] = 1.0
+    rows_u[n : n + nb] = k
+    for (b, j), r in cap_row.items():
+        rows_u[r] = p + (big[b, j] if j < len(per_pack[b]) - 1 else 0.0)
+    col_rows: list[list[int]] = []
+    col_vals: list[list[float]] = []
+    for i, b in y:
+        col_rows.append([i, n + b, *(cap_row[b, j] for j in range(len(per_pack[b])))])
+        col_vals.append([1.0, 1.0, *(m[lv][i] for lv in per_pack[b])])
+    u_col = {}
+    cost = np.zeros(len(y) + len(u))
+    for c, (b, j) in enumerate(u):
+        u_col[b, j] = len(y) + c
+        cost[len(y) + c] = -(tau[per_pack[b][j + 1]] - tau[per_pack[b][j]])
+        col_rows.append([cap_row[b, j]])
+        col_vals.append([big[b, j]])
+    for (b, j), r in mono_row.items():  # u[b, j] - u[b, j + 1] <= 0
+        col_rows[u_col[b, j]].append(r)
+        col_vals[u_col[b, j]].append(1.0)
+        col_rows[u_col[b, j + 1]].append(r)
+        col_vals[u_col[b, j + 1]].append(-1.0)
+    cnt = len(cost)
+    lp = highspy.HighsLp()
+    lp.num_col_ = cnt
+    lp.num_row_ = rows_l.size
+    lp.col_cost_ = cost
+    lp.offset_ = float(sum(tau[c[-1]] for c in per_pack))
+    lp.col_lower_ = np.zeros(cnt)
+    lp.col_upper_ = np.ones(cnt)
+    lp.row_lower_ = rows_l
+    lp.row_upper_ = rows_u
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.cumsum([0, *map(len, col_rows)]).astype(np.int32)
+    lp.a_matrix_.index_ = np.array([r for rows in col_rows for r in rows], dtype=np.int32)
+    lp.a_matrix_.value_ = np.array([v for vals in col_vals for v in vals])
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * cnt
+    h = _new_highs()
+    h.setOptionValue("random_seed", int(seed) % (2**31 - 1))
+    h.setOptionValue("time_limit", max(time_limit, 0.01))
+    h.passModel(lp)
+    x0 = np.zeros(cnt)
+    where = {ib: c for c, ib in enumerate(y)}
+    for b, s in enumerate(sets):
+        x0[[where[i, b] for i in s]] = 1.0
+        for j, lv in enumerate(per_pack[b][:-1]):
+            x0[u_col[b, j]] = float(lv >= levels[b])
+    start = highspy.HighsSolution()
+    start.col_value = x0.tolist()
+    h.setSolution(start)
+    h.run()
+    if h.getInfo().primal_solution_status < 2:
+        return None
+    x = np.array(h.getSolution().col_value)
+    packs: list[list[int]] = [[] for _ in range(nb)]
+    for c in np.flatnonzero(x[: len(y)] > 0.5).tolist():
+        i, b = y[c]
+        packs[b].append(i)
+    return [tuple(sorted(s)) for s in packs if s]
