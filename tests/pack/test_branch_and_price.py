@@ -1618,3 +1618,35 @@ def test_profile_neighbourhood_keeps_each_pack_near_its_level(seed: int) -> None
     # each pack at most at its own level (or empty): the i-th dearest pack is no dearer than the start's
     assert len(got) <= len(levels)
     assert all(g <= lv for g, lv in zip(got, sorted(levels, reverse=True), strict=False))
+
+
+def test_neighbourhood_search_makes_a_profile_move_once_the_first_windows_are_tried(monkeypatch) -> None:
+    # with window re-solves that never improve (faked), a profile move comes only once every
+    # window of the first stage of the current incumbent was tried, and only once per
+    # incumbent; it never loses a task nor makes the incumbent dearer; without the node LP's
+    # levels (set_levels) there is none
+    from coschedopt.pack.bnp import lns, solver
+
+    monkeypatch.setattr(lns, "LNS_TASKS", 4)
+    monkeypatch.setattr(lns, "LNS_PROFILE_SHARE", 1e9)
+    monkeypatch.setattr(lns, "solve_window", lambda times, k, start, time_limit, seed: (start, "OPTIMAL", 0.0))
+    inst = random_pack_instance(16, 6, 3, seed=1811)
+    table = LevelTable(inst.times, 1.0)
+    for levels in (None, np.arange(table.L)):
+        st = solver._State(inst, table, Deadline(None), False, 0.0, 0)
+        st.offer([(r, r + 1) for r in range(0, inst.n, 2)], "pairs", improve=False)
+        nb = lns.Neighbourhoods(st)
+        if levels is not None:
+            nb.set_levels(levels)
+        first, costs = st.ub, []
+        while True:
+            ready, before = all(key in nb.tried for _, key in nb.all_windows()), st.ub
+            if not nb.step(Deadline(None)):
+                break
+            assert sorted(i for s in st.best_sets for i in s) == list(range(inst.n)) and st.ub <= before
+            if nb.last.startswith("pack profile"):
+                assert ready and before not in costs
+                costs.append(before)
+        assert (costs == []) == (levels is None)
+        if levels is not None:
+            assert st.ub < first  # from pairs, re-partitioning every task at once gains

@@ -16,6 +16,19 @@ apart, which the runs of adjacent packs only reach through a chain of cheaper
 steps), then runs of two and three times as many tasks (``LNS_STAGES``), and then
 the search is exhausted.  A cheaper incumbent starts again from the first stage.
 
+Once every window of the first stage of an incumbent was tried (a local optimum of the
+exchanges between neighbouring packs), a profile move re-partitions all the tasks at once:
+each pack may move to a level of the tree's latest best-first node LP within
+``LNS_PROFILE_REACH`` of its own, or empty (:func:`.master.solve_profile_neighbourhood`,
+a MIP started from the incumbent), at most once per incumbent and within
+``LNS_PROFILE_SHARE`` of the search's time.  It makes the exchange over nearly every
+pack that no window short of the whole instance can (the package docstring, k = 32
+seed 0).  On node LPs of Workload-III k = 16 seed 1 (a 240 s run), the support held
+66-90 levels, which gave each pack 2-3 candidate levels (its own included); from the incumbents 96 341.5 and 96 340.1
+(windows of the first stage exhausted) it found 96 330.0 and 96 327.4, optimal in their
+neighbourhood, in 25-38 s (a first version without empty packs); with a reach of 0.1,
+or an extra empty pack free to take any of those levels, no move within 60 s.
+
 This is a primal heuristic only: it never touches the bound.  It starts once the
 solve is long (``LNS_AFTER``), or after the first seconds with a worker process
 (``LNS_WORKER_AFTER``; ``workers=1``, the default on a machine with two or more
@@ -97,6 +110,12 @@ LNS_SHARE = 0.4
 LNS_WORKER_AFTER = 10.0
 #: seconds the worker waits for a new incumbent once every window of its own was tried
 LNS_IDLE_WAIT = 1.0
+#: profile moves (:func:`.master.solve_profile_neighbourhood`): each pack may move to a level of
+#: the latest best-first node LP's support within this factor of its own; at most
+#: LNS_PROFILE_TIME seconds per MIP and LNS_PROFILE_SHARE of the search's time
+LNS_PROFILE_REACH = 0.05
+LNS_PROFILE_TIME = 60.0
+LNS_PROFILE_SHARE = 0.5
 
 
 def solve_window(
@@ -151,6 +170,11 @@ class Neighbourhoods:
         self._inbox = self._outbox = None
         self._synced = math.inf  # cost of the last cover exchanged with the worker
         self.worker_cost = math.inf  # cost of the worker's incumbent at its last report
+        self.levels: np.ndarray | None = None  # support levels of the tree's latest best-first node LP
+        self._profiled = math.nan  # incumbent cost at the last profile move
+        self.profile_spent = 0.0
+        self.profile_moves = 0
+        self.profile_improved = 0
 
     def all_windows(
         self, tasks: int | None = None, reach: int = 1
@@ -190,6 +214,9 @@ class Neighbourhoods:
         st = self.st
         if st.ub < self._ub_seen:  # a new incumbent: the first stage's windows first
             self.stage, self._ub_seen = 0, st.ub
+        profile = self.stage > 0 and self.levels is not None and st.ub != self._profiled
+        if profile and self.profile_spent <= LNS_PROFILE_SHARE * self.spent:
+            return self._profile_step(until)
         todo: list = []
         while not todo:
             multiple, reach = self.stages[self.stage]
@@ -234,6 +261,42 @@ class Neighbourhoods:
             self.improved += 1
         return True
 
+    def _profile_step(self, until: Deadline) -> bool:
+        """Re-partition every task at once, each pack at a level of the node LP's support
+        near its own (:func:`.master.solve_profile_neighbourhood`), and offer the result."""
+        from .master import solve_profile_neighbourhood
+
+        st = self.st
+        rem = until.remaining()
+        t0 = time.perf_counter()
+        sets = solve_profile_neighbourhood(
+            st.table,
+            st.best_sets,
+            st.inst.max_pack_size,
+            self.levels,
+            reach=LNS_PROFILE_REACH,
+            time_limit=min(LNS_PROFILE_TIME, rem),
+            seed=st.seed,
+        )
+        seconds = time.perf_counter() - t0
+        self.spent += seconds
+        self.profile_spent += seconds
+        self.steps += 1
+        self.profile_moves += 1
+        self.last = f"pack profile over {self.levels.size} levels, {seconds:.1f} s"
+        if sets is not None and st.offer(sets, f"neighbourhood search ({self.last})", improve=False):
+            self.improved += 1
+            self.profile_improved += 1
+        self._profiled = st.ub
+        return True
+
+    def set_levels(self, levels: np.ndarray) -> None:
+        """The support levels of a best-first node LP: the candidate pack levels of the
+        profile moves (sent to the worker process when there is one)."""
+        self.levels = np.asarray(levels, dtype=np.int64)
+        if self._proc is not None:
+            self._inbox.put(("levels", self.levels))
+
     def _poll(self) -> None:
         """Start the worker process, take its cheaper covers, send it our cheaper incumbents."""
         st = self.st
@@ -242,7 +305,15 @@ class Neighbourhoods:
             self._inbox, self._outbox = ctx.Queue(), ctx.Queue()
             rem = st.deadline.remaining()
             seconds = rem if math.isfinite(rem) else None
-            args = (st.inst.times, st.inst.max_pack_size, st.table.scale, list(st.best_sets), st.seed, seconds)
+            args = (
+                st.inst.times,
+                st.inst.max_pack_size,
+                st.table.scale,
+                list(st.best_sets),
+                st.seed,
+                seconds,
+                self.levels,
+            )
             args += (self.window_tasks, self.stages, self._inbox, self._outbox)
             self._proc = ctx.Process(target=search_loop, args=args, daemon=True)
             self._proc.start()
@@ -250,10 +321,11 @@ class Neighbourhoods:
             return
         while True:
             try:
-                sets, cost, steps, spent, exhausted, last = self._outbox.get_nowait()
+                sets, cost, tally, exhausted, last = self._outbox.get_nowait()
             except queue.Empty:
                 break
-            self.steps, self.spent, self.last, self.worker_cost = steps, spent, last, cost
+            (self.steps, self.spent, self.profile_moves, self.profile_improved, self.profile_spent) = tally
+            self.last, self.worker_cost = last, cost
             if sets is not None and st.offer(sets, f"neighbourhood search ({last})", improve=False):
                 self.improved += 1
                 self._synced = st.ub
@@ -261,7 +333,7 @@ class Neighbourhoods:
             self.exhausted = exhausted and cost <= st.ub + 1e-12 * max(1.0, st.ub)
         if st.ub < self._synced - 1e-12 * max(1.0, st.ub):
             # found here (tree, MIP, ...): the worker continues from it
-            self._inbox.put(list(st.best_sets))
+            self._inbox.put(("cover", list(st.best_sets)))
             self._synced = st.ub
 
     def close(self) -> None:
@@ -292,7 +364,15 @@ class Neighbourhoods:
             "improved": self.improved,
             "seconds": round(self.spent, 3),
             "workers": self.workers,
+            "profile_moves": self.profile_moves,
+            "profile_improved": self.profile_improved,
+            "profile_seconds": round(self.profile_spent, 3),
         }
+
+    def tally(self) -> tuple[int, float, int, int, float]:
+        """(steps, seconds, profile moves, those that improved the incumbent, their seconds):
+        what the worker reports with each step."""
+        return self.steps, self.spent, self.profile_moves, self.profile_improved, self.profile_spent
 
 
 def search_loop(
@@ -302,6 +382,7 @@ def search_loop(
     sets: list[tuple[int, ...]],
     seed: int,
     seconds: float | None,
+    levels: np.ndarray | None,
     window_tasks: int,
     stages: tuple[tuple[int, int], ...],
     inbox,
@@ -312,8 +393,9 @@ def search_loop(
     ``seconds`` (None: until stopped), windows of up to ``window_tasks`` tasks
     in ``stages``.
     After each step it puts (its cover if the step made it cheaper else None, its
-    cost, steps, seconds spent, exhausted, last step) on ``outbox``; a cheaper cover
-    read from ``inbox`` replaces its incumbent.  Once the search is exhausted it
+    cost, :meth:`Neighbourhoods.tally`, exhausted, last step) on ``outbox``; it reads
+    ("cover", a cheaper cover), which replaces its incumbent, and ("levels", the
+    support levels of a node LP) from ``inbox``.  Once the search is exhausted it
     waits for one."""
     from .solver import _integral, _State
 
@@ -323,6 +405,7 @@ def search_loop(
     st = _State(inst, table, until, False, 0.0, seed, _integral(times))
     st.offer(sets, "solver", improve=False)
     nb = Neighbourhoods(st, 0, window_tasks, stages)
+    nb.levels = levels
     idle = False
     while not until.expired():
         news = []
@@ -333,15 +416,18 @@ def search_loop(
                 news.append(inbox.get_nowait())
         except queue.Empty:
             pass
-        for new in news:
-            if st.offer(new, "solver", improve=False):
+        for kind, new in news:
+            if kind == "levels":
+                nb.levels = new
+                idle = False
+            elif st.offer(new, "solver", improve=False):
                 idle = False
         if idle:
             continue
         before = st.ub
         if not nb.step(until):
             idle = True
-            outbox.put((None, st.ub, nb.steps, nb.spent, True, nb.last))
+            outbox.put((None, st.ub, nb.tally(), True, nb.last))
             continue
         better = list(st.best_sets) if st.ub < before else None
-        outbox.put((better, st.ub, nb.steps, nb.spent, False, nb.last))
+        outbox.put((better, st.ub, nb.tally(), False, nb.last))

@@ -518,6 +518,8 @@ def branch(
             if bound >= _cutoff(st):
                 continue
             basis = master.basis()
+            if st.neighbourhoods is not None and not plunging:
+                st.neighbourhoods.set_levels(master.level_counts(cg.x)[0])  # the profile moves' levels
             cover = _integral_cover(st, master, cg.x)
             if cover is not None:
                 if st.offer(cover, f"integral node LP (depth {node.depth})"):
