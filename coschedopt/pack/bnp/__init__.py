@@ -5,10 +5,9 @@ set partitions or by the ILP of Theorem 4, whose n*n*p binaries and weak relaxat
 stop at about n = 10 on 16 processors.  This package proves the optimum of the
 paper's Workload-II (65 tasks, 16 processors) at every k in about a minute at
 most, brings Workload-III (260 tasks, 32 processors) within a certified 0.1 % in
-10 minutes at k = 4 and 8, solves it at k = 32 (seeds 1 and 2 proven in 140 and
-401 s, seed 0 at its optimum with a gap of 3e-7 after 600 s, in the latest run),
-stays within 0.25 % at k = 16 (0.080 % at one seed in the latest run, 0.109 and
-0.234 % at the others), and solves Theorem 2's 3-PARTITION instances with hundreds of tasks and
+10 minutes at k = 4, 8 and 16 (0.054 / 0.064 / 0.065 % at k = 16 in the latest run,
+0.071 / 0.096 / 0.094 % in a second one), solves it at k = 32 (seeds 1 and 2 proven
+in 121 and 361 s, seed 0 at its optimum with a gap of 3e-7 after 600 s), and solves Theorem 2's 3-PARTITION instances with hundreds of tasks and
 p = B ~ 1000 (measured in ``benchmarks/results/bnp.md``).
 
 Formulation (set covering over packs)
@@ -324,6 +323,17 @@ Where it stops (Workload-III, 260 tasks, p = 32, 600 s, seeds 0-2: ``benchmarks/
     600 s run (0.8-2.1 s each): 78 700.6 at 387 s, the optimum at 421 s.  In the benchmark
     at 36cdf96 seed 0 ended at the optimum (gap 3e-7, the bound 0.03 below it), seeds 1 and
     2 were proven in 140 and 401 s.
+    At k = 16 the tree reaches no node whose counts are all integral in 600 s, so the same
+    idea runs in the neighbourhood search, from the incumbent: a profile move
+    (:func:`.master.solve_profile_neighbourhood`, :mod:`.lns`) lets every task go to any
+    pack and every pack move to a level of the latest best-first node LP near its own (or
+    empty), once the search's windows of adjacent packs are exhausted.  Unlike the MIP of
+    nine levels around each pack above (each task at most two packs away, a weak
+    neighbourhood) the tasks are free and the levels are the LP's.  With it k = 16 ends
+    within 0.1 % at every seed: 98 724.5 / 96 291.5 / 86 877.6 against bounds of 98 671.7 /
+    96 229.9 / 86 820.8 (0.054 / 0.064 / 0.065 %, 231-264 nodes), and 0.071 / 0.096 /
+    0.094 % in a second run; the bounds are where they were, the incumbents lower (96 291.5
+    and 86 877.6 are the best schedules of seeds 1 and 2 found so far).
 
 Tried before the dual-optimal inequalities, and left out
     At k = 16: branching on the total pack count (the LP is already integral in
