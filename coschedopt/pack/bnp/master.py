@@ -36,6 +36,43 @@ def _new_highs(threads: int | None = None) -> highspy.Highs:
     return quiet_highs(threads)
 
 
+def _binary_mip(
+    cost: np.ndarray,
+    row_lower: np.ndarray,
+    row_upper: np.ndarray,
+    starts: np.ndarray,
+    index: np.ndarray,
+    value: np.ndarray,
+    *,
+    time_limit: float,
+    seed: int,
+    offset: float = 0.0,
+) -> highspy.Highs:
+    """A HiGHS instance holding min cost x + offset, row_lower <= A x <= row_upper, x binary
+    (A column-wise: ``starts`` (one per column and the end), ``index``, ``value``), with its
+    random seed and time limit set: the MIPs of this module."""
+    cnt = len(cost)
+    lp = highspy.HighsLp()
+    lp.num_col_ = cnt
+    lp.num_row_ = len(row_lower)
+    lp.col_cost_ = np.asarray(cost, dtype=float)
+    lp.offset_ = float(offset)
+    lp.col_lower_ = np.zeros(cnt)
+    lp.col_upper_ = np.ones(cnt)
+    lp.row_lower_ = row_lower
+    lp.row_upper_ = row_upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.asarray(starts, dtype=np.int32)
+    lp.a_matrix_.index_ = np.asarray(index, dtype=np.int32)
+    lp.a_matrix_.value_ = np.asarray(value, dtype=float)
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * cnt
+    h = _new_highs()
+    h.setOptionValue("random_seed", int(seed) % (2**31 - 1))
+    h.setOptionValue("time_limit", max(time_limit, 0.01))
+    h.passModel(lp)
+    return h
+
+
 def _csc(sets: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     starts = np.zeros(len(sets), dtype=np.int32)
     pos = 0
@@ -506,27 +543,20 @@ def solve_covering_mip(
     ``levels``, ``level_cuts``: the columns' levels and pack-count cuts (l, rhs),
     sum_{c : level_c >= l} x_c >= rhs, added as rows (valid for every schedule).
     """
-    h = _new_highs()
-    h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", 1e-9)
-    h.setOptionValue("random_seed", int(seed) % (2**31 - 1))
-    h.setOptionValue("time_limit", max(time_limit, 0.01))
     cnt = len(sets)
     starts, index, value = _csc(sets)
-    lp = highspy.HighsLp()
-    lp.num_col_ = cnt
-    lp.num_row_ = n
-    lp.col_cost_ = np.asarray(costs, dtype=float)
-    lp.col_lower_ = np.zeros(cnt)
-    lp.col_upper_ = np.ones(cnt)
-    lp.row_lower_ = np.ones(n)
-    lp.row_upper_ = np.full(n, INF)
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.append(starts, index.size).astype(np.int32)
-    lp.a_matrix_.index_ = index
-    lp.a_matrix_.value_ = value
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * cnt
-    h.passModel(lp)
+    h = _binary_mip(
+        np.asarray(costs, dtype=float),
+        np.ones(n),
+        np.full(n, INF),
+        np.append(starts, index.size),
+        index,
+        value,
+        time_limit=time_limit,
+        seed=seed,
+    )
+    h.setOptionValue("mip_rel_gap", 0.0)
+    h.setOptionValue("mip_abs_gap", 1e-9)
     if cuts:
         of_task: list[list[int]] = [[] for _ in range(n)]
         for c, r in enumerate(cuts):
@@ -586,9 +616,6 @@ def solve_profile_assignment(
     was found within ``time_limit`` (or there is none)."""
     if not m_by_bin:
         return None
-    h = _new_highs()
-    h.setOptionValue("random_seed", int(seed) % (2**31 - 1))
-    h.setOptionValue("time_limit", max(time_limit, 0.01))
     n = m_by_bin[0].size
     nb = len(m_by_bin)
     pairs = [(i, b) for b in range(nb) for i in np.flatnonzero(m_by_bin[b] <= p).tolist()]
@@ -599,20 +626,16 @@ def solve_profile_assignment(
     for c, (i, b) in enumerate(pairs):
         index[3 * c : 3 * c + 3] = (i, n + b, n + nb + b)
         value[3 * c : 3 * c + 3] = (1.0, float(m_by_bin[b][i]), 1.0)
-    lp = highspy.HighsLp()
-    lp.num_col_ = cnt
-    lp.num_row_ = n + 2 * nb
-    lp.col_cost_ = np.zeros(cnt)
-    lp.col_lower_ = np.zeros(cnt)
-    lp.col_upper_ = np.ones(cnt)
-    lp.row_lower_ = np.concatenate([np.ones(n), np.full(2 * nb, -INF)])
-    lp.row_upper_ = np.concatenate([np.ones(n), np.full(nb, float(p)), np.full(nb, float(k))])
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = starts
-    lp.a_matrix_.index_ = index
-    lp.a_matrix_.value_ = value
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * cnt
-    h.passModel(lp)
+    h = _binary_mip(
+        np.zeros(cnt),
+        np.concatenate([np.ones(n), np.full(2 * nb, -INF)]),
+        np.concatenate([np.ones(n), np.full(nb, float(p)), np.full(nb, float(k))]),
+        starts,
+        index,
+        value,
+        time_limit=time_limit,
+        seed=seed,
+    )
     h.run()
     if h.getInfo().primal_solution_status < 2:
         return None
@@ -704,26 +727,18 @@ def solve_profile_neighbourhood(
         col_vals[u_col[b, j]].append(1.0)
         col_rows[u_col[b, j + 1]].append(r)
         col_vals[u_col[b, j + 1]].append(-1.0)
-    cnt = len(cost)
-    lp = highspy.HighsLp()
-    lp.num_col_ = cnt
-    lp.num_row_ = rows_l.size
-    lp.col_cost_ = cost
-    lp.offset_ = float(sum(tau[c[-1]] for c in per_pack))
-    lp.col_lower_ = np.zeros(cnt)
-    lp.col_upper_ = np.ones(cnt)
-    lp.row_lower_ = rows_l
-    lp.row_upper_ = rows_u
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.cumsum([0, *map(len, col_rows)]).astype(np.int32)
-    lp.a_matrix_.index_ = np.array([r for rows in col_rows for r in rows], dtype=np.int32)
-    lp.a_matrix_.value_ = np.array([v for vals in col_vals for v in vals])
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * cnt
-    h = _new_highs()
-    h.setOptionValue("random_seed", int(seed) % (2**31 - 1))
-    h.setOptionValue("time_limit", max(time_limit, 0.01))
-    h.passModel(lp)
-    x0 = np.zeros(cnt)
+    h = _binary_mip(
+        cost,
+        rows_l,
+        rows_u,
+        np.cumsum([0, *map(len, col_rows)]),
+        np.array([r for rows in col_rows for r in rows]),
+        np.array([v for vals in col_vals for v in vals]),
+        time_limit=time_limit,
+        seed=seed,
+        offset=float(sum(tau[c[-1]] for c in per_pack)),
+    )
+    x0 = np.zeros(len(cost))
     where = {ib: c for c, ib in enumerate(y)}
     for b, s in enumerate(sets):
         x0[[where[i, b] for i in s]] = 1.0
