@@ -7,8 +7,8 @@ paper's Workload-II (65 tasks, 16 processors) at every k in about a minute at
 most, brings Workload-III (260 tasks, 32 processors) within a certified 0.1 % in
 10 minutes at k = 4, 8 and 16 (0.054 / 0.064 / 0.065 % at k = 16 in the latest run,
 0.071 / 0.096 / 0.094 % in a second one), solves it at k = 32 (seeds 1 and 2 proven
-in 121 and 361 s, seed 0 at its optimum with a gap of 3e-7 after 600 s), and solves Theorem 2's 3-PARTITION instances with hundreds of tasks and
-p = B ~ 1000 (measured in ``benchmarks/results/bnp.md``).
+in 121 and 361 s, seed 0 at its optimum with a gap of 3e-7 after 600 s), and solves
+Theorem 2's 3-PARTITION instances with hundreds of tasks and p = B ~ 1000 (measured in ``benchmarks/results/bnp.md``).
 
 Formulation (set covering over packs)
     A column is a set S of at most k tasks with a cost level tau, one of the L

@@ -24,9 +24,10 @@ a MIP started from the incumbent), at most once per incumbent and within
 ``LNS_PROFILE_SHARE`` of the search's time.  It makes the exchange over nearly every
 pack that no window short of the whole instance can (the package docstring, k = 32
 seed 0).  On node LPs of Workload-III k = 16 seed 1 (a 240 s run), the support held
-66-90 levels, which gave each pack 2-3 candidate levels (its own included); from the incumbents 96 341.5 and 96 340.1
-(windows of the first stage exhausted) it found 96 330.0 and 96 327.4, optimal in their
-neighbourhood, in 25-38 s (a first version without empty packs); with a reach of 0.1,
+66-90 levels, which gave each pack 2-3 candidate levels (its own included); from the
+incumbents 96 341.5 and 96 340.1 (windows of the first stage exhausted) a first version
+without empty packs found 96 330.0 and 96 327.4, optimal in their neighbourhood, in
+25-38 s; this one takes 96 341.5 to 96 327.6 within its 60 s box.  With a reach of 0.1,
 or an extra empty pack free to take any of those levels, no move within 60 s.  In the
 benchmark (600 s, the code of d87d909) the moves took 101-182 s of the worker's ~580 s at
 k = 16 (5 per seed, 1-2 of them improving) and k = 16 ended at 98 724.5 / 96 291.5 /
