@@ -6,9 +6,8 @@
 >>> cs.validate(inst, res.schedule)
 """
 
-from . import combos  # noqa: F401, I001  (ruff would merge the two family imports into one)
-from . import pack  # noqa: F401  (each family registers itself on import)
-from . import bench  # noqa: F401, I001  (after the families: the benchmark harness, `coschedopt bench`)
+import importlib
+
 from .core import (
     InputError,
     Result,
@@ -24,9 +23,18 @@ from .core import (
     validate,
 )
 
+#: the problem families shipped with the toolkit; importing one registers it
+FAMILIES = ("pack", "combos")
+
+for _family in FAMILIES:
+    importlib.import_module(f"{__name__}.{_family}")
+
+from . import bench  # noqa: E402, F401  (after the families: the benchmark harness, `coschedopt bench`)
+
 __version__ = "0.1.0"
 
 __all__ = [
+    "FAMILIES",
     "InputError",
     "Result",
     "Status",

@@ -14,17 +14,29 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
-from .core import InputError, Status, get_family, get_method, load_instance, load_schedule, methods, read_json
+from .core import (
+    InputError,
+    Status,
+    check_options,
+    get_family,
+    get_method,
+    load_instance,
+    load_schedule,
+    methods,
+    read_json,
+)
 from .core import families as list_families
 from .core import solve as core_solve
 from .core import validate as core_validate
-from .core.commands import COMMANDS, GENERATORS
+from .core.commands import COMMANDS, expand_aliases, generators
 from .core.io import instance_from_dict, save_instance, write_json
+from .core.options import parse_option_text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(expand_aliases(argv, list_families()))
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
@@ -46,16 +58,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"coschedopt {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    gen = sub.add_parser("generate", help="generate an instance of a named family", description="Generate an instance.")
-    gsub = gen.add_subparsers(title="generators", metavar="GENERATOR")
-    for g in GENERATORS.values():
-        gp = gsub.add_parser(g.name, help=g.help, description=g.help)
-        before = {a.dest for a in gp._actions}
-        g.add_arguments(gp)
-        dests = [a.dest for a in gp._actions if a.dest not in before]
-        gp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-        gp.add_argument("-o", "--output", default="-", help="output JSON file (default: stdout)")
-        gp.set_defaults(handler=_generate, generator=g, generator_dests=dests)
+    gen = sub.add_parser(
+        "generate",
+        help="generate an instance: coschedopt generate FAMILY GENERATOR [options]",
+        description="Generate an instance with one of a family's generators.",
+    )
+    fsub = gen.add_subparsers(title="families", metavar="FAMILY")
+    for kind in list_families():
+        gens = generators(kind)
+        if not gens:
+            continue
+        fp = fsub.add_parser(kind, help=get_family(kind).description, description=f"Generators of family {kind!r}.")
+        gsub = fp.add_subparsers(title="generators", metavar="GENERATOR")
+        for g in gens:
+            gp = gsub.add_parser(g.name, help=g.help, description=g.help)
+            before = {a.dest for a in gp._actions}
+            g.add_arguments(gp)
+            dests = [a.dest for a in gp._actions if a.dest not in before]
+            gp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+            gp.add_argument("-o", "--output", default="-", help="output JSON file (default: stdout)")
+            gp.set_defaults(handler=_generate, generator=g, generator_dests=dests)
 
     sp = sub.add_parser("solve", help="solve an instance with a registered method")
     sp.add_argument("instance", help="instance JSON file")
@@ -84,12 +106,21 @@ def build_parser() -> argparse.ArgumentParser:
     pp.add_argument("--title", default=None)
     pp.set_defaults(handler=_plot)
 
-    mp = sub.add_parser("methods", help="list the registered methods")
+    mp = sub.add_parser("methods", help="list the registered methods (and their options)")
     mp.add_argument("family", nargs="?", default=None)
+    mp.add_argument("--options", action="store_true", help="list each method's options: type, default, meaning")
+    mp.add_argument("--method", "-m", default=None, help="only this method")
     mp.set_defaults(handler=_methods)
 
-    for c in COMMANDS.values():
-        cp = sub.add_parser(c.name, help=c.help, description=c.help)
+    family_parsers: dict[str, Any] = {}
+    for (fam, name), c in sorted(COMMANDS.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
+        if fam is None:
+            cp = sub.add_parser(name, help=c.help, description=c.help)
+        else:
+            if fam not in family_parsers:
+                fp = sub.add_parser(fam, help=f"commands of family {fam!r}", description=get_family(fam).description)
+                family_parsers[fam] = fp.add_subparsers(title="commands", metavar="COMMAND")
+            cp = family_parsers[fam].add_parser(name, help=c.help, description=c.help)
         c.add_arguments(cp)
         if cp.get_default("handler") is None:
             cp.set_defaults(handler=c.run)
@@ -121,10 +152,7 @@ def _parse_options(pairs: list[str]) -> dict[str, Any]:
         name, sep, raw = pair.partition("=")
         if not sep or not name:
             raise InputError(f"expected NAME=VALUE, got {pair!r}", where="--option")
-        try:
-            out[name.replace("-", "_")] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[name.replace("-", "_")] = raw
+        out[name.replace("-", "_")] = parse_option_text(raw)
     return out
 
 
@@ -133,11 +161,10 @@ def _solve(args: argparse.Namespace) -> int:
     get_method(inst.kind, args.method)  # unknown method: clear error before any work
     options = _parse_options(args.option)
     try:
-        res = core_solve(inst, args.method, time_limit=args.time_limit, seed=args.seed, verbose=args.verbose, **options)
-    except TypeError as exc:
-        if "unexpected keyword" in str(exc):
-            raise InputError(f"method {args.method!r} does not take this option: {exc}", where="--option") from None
-        raise
+        opts = check_options(get_method(inst.kind, args.method), options)
+    except InputError as exc:
+        raise InputError(exc.message, where=f"--option {exc.where}") from None
+    res = core_solve(inst, args.method, time_limit=args.time_limit, seed=args.seed, verbose=args.verbose, options=opts)
     data = res.to_dict()
     if args.output:
         write_json(args.output, {**data, "instance": inst.to_dict()})
@@ -202,11 +229,32 @@ def _plot(args: argparse.Namespace) -> int:
 def _methods(args: argparse.Namespace) -> int:
     fams = [args.family] if args.family else list_families()
     for fam in fams:
-        print(f"{fam}:")
-        for name in methods(fam):
+        names = methods(fam)  # an unknown family raises before anything is printed
+        if args.method is not None:
+            names = [get_method(fam, args.method).name]
+        lines = [f"{fam}:"]
+        for name in names:
             m = get_method(fam, name)
-            print(f"  {name:<18} {'exact    ' if m.exact else 'heuristic'}  {m.description}")
+            lines.append(f"  {name:<18} {'exact    ' if m.exact else 'heuristic'}  {m.description}")
+            if args.options:
+                lines += [f"      {line}" for line in options_table(m.options.specs())]
+        print("\n".join(lines))
     return 0
+
+
+def options_table(specs: list[Any]) -> list[str]:
+    """Lines listing options: name, type, default, constraint and meaning (advanced ones last)."""
+    if not specs:
+        return ["(no options)"]
+    out = []
+    for advanced in (False, True):
+        rows = [s for s in specs if s.advanced is advanced]
+        if advanced and rows:
+            out.append("advanced (tuning knobs):")
+        for s in rows:
+            extra = f"; {s.constraint}" if s.constraint else ""
+            out.append(f"-O {s.name}=  ({s.type}, default {s.default!r}{extra})  {s.help}")
+    return out
 
 
 def _describe(inst: Any) -> str:

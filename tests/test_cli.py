@@ -68,7 +68,7 @@ def test_validate_rejects_a_malformed_solution(inst_file, tmp_path, capsys):
     [
         (["--method", "nope"], "unknown method 'nope' for kind 'pack'"),
         (["--method", "matching"], "matching solves k = 1 or 2"),
-        (["--method", "enumerate", "--option", "bogus=1"], "does not take this option"),
+        (["--method", "enumerate", "--option", "bogus=1"], "unknown option 'bogus' of method 'enumerate'"),
     ],
 )
 def test_solve_errors_are_one_clear_line(inst_file, capsys, argv, message):

@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
 
 COMMAND = register_command(
     Command(
+        family=None,
         name="bench",
         help="benchmark harness: run suites (locally or on Dask), export the result table, write reports",
         add_arguments=add_arguments,

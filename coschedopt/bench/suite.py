@@ -19,7 +19,7 @@ Format (every key but ``family``, ``instances`` and ``methods`` is optional)::
 
     [[instances]]                  # built by a generator ...
     group = "Workload-II"          # label of the set in tables and figures
-    generator = "workload-ii"      # a name in coschedopt.core.commands.GENERATORS
+    generator = "workload-ii"      # a generator of the suite's family (`coschedopt generate pack --help`)
     params = { }                   # keyword arguments of the generator, as given
     grid = { max_pack_size = [2, 4, 8] }   # one instance per combination of these lists
     seeds = [0]                    # instance seeds (default [0])
@@ -31,7 +31,7 @@ Format (every key but ``family``, ``instances`` and ``methods`` is optional)::
     [[methods]]
     name = "branch-and-price"      # a registered method of the family
     label = "B&P"                  # name in tables and figures (default: name + options)
-    options = { }                  # keyword options of the method
+    options = { }                  # the method's options (`coschedopt methods pack --options`)
     seeds = [0, 1, 2]              # method seeds (default [0])
     time_limit = 60                # overrides [suite] time_limit
     when = { k = { max = 2 }, group = ["Workload-I"] }   # only instances that fit
@@ -52,19 +52,17 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib
-import inspect
 import itertools
 import json
 import math
 import os
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..core import InputError, get_family, get_method, load_instance
-from ..core.commands import GENERATORS
+from ..core import InputError, families, get_family, get_method, load_instance
+from ..core.commands import GENERATOR_ALIASES, Generator, generators, get_generator
 
 #: keys allowed in each table of a suite file (anything else is a typo and refused)
 _TOP_KEYS = {"suite", "instances", "methods", "report"}
@@ -74,16 +72,25 @@ _METHOD_KEYS = {"name", "label", "options", "seeds", "time_limit", "kill_after",
 _REPORT_KEYS = {"x", "metrics", "title", "captions"}
 
 
-def bundled_suites_dir() -> Path:
-    """The suites shipped inside the package (``coschedopt/models/suites``; the repository's
-    ``models/suites`` is a link to the same folder)."""
-    return Path(str(resources.files("coschedopt") / "models" / "suites"))
+def bundled_suite_files() -> dict[str, Path]:
+    """The suites shipped with the families (``coschedopt/<family>/suites/*.toml``) by name.
+
+    The repository's ``models/suites/`` links to each of them (the user's view of
+    every family's declarative data).  Two families shipping one suite name raise.
+    """
+    found: dict[str, Path] = {}
+    for kind in families():
+        d = get_family(kind).directory("suites")
+        for path in sorted(d.glob("*.toml")) if d else []:
+            if path.stem in found:
+                raise ValueError(f"suite {path.stem!r} is shipped twice: {found[path.stem]} and {path}")
+            found[path.stem] = path
+    return found
 
 
 def bundled_suites() -> list[str]:
-    """Names of the suites shipped with the package, e.g. ``["paper-pack", "quick"]``."""
-    d = bundled_suites_dir()
-    return sorted(p.stem for p in d.glob("*.toml")) if d.is_dir() else []
+    """Names of the suites shipped with the package, e.g. ``["paper-combos", "paper-pack", "quick"]``."""
+    return sorted(bundled_suite_files())
 
 
 def resolve_suite_path(suite: str | os.PathLike) -> Path:
@@ -92,8 +99,8 @@ def resolve_suite_path(suite: str | os.PathLike) -> Path:
     if p.is_file():
         return p
     if p.suffix != ".toml" and p.name == str(suite):
-        bundled = bundled_suites_dir() / f"{suite}.toml"
-        if bundled.is_file():
+        bundled = bundled_suite_files().get(str(suite))
+        if bundled is not None:
             return bundled
     known = ", ".join(bundled_suites()) or "none"
     raise InputError(f"no suite file or bundled suite named {str(suite)!r}; bundled suites: {known}", where="SUITE")
@@ -259,9 +266,9 @@ def _string(v: Any, key: str, w: _Where) -> str:
     return v
 
 
-def _generator_params(gen_name: str) -> dict[str, argparse.Action]:
+def _generator_params(gen: Generator) -> dict[str, argparse.Action]:
     parser = argparse.ArgumentParser(add_help=False)
-    GENERATORS[gen_name].add_arguments(parser)
+    gen.add_arguments(parser)
     return {a.dest: a for a in parser._actions if a.dest != argparse.SUPPRESS}
 
 
@@ -488,6 +495,20 @@ def _entry(family: Any, group: str, instance: Any, source: dict[str, Any], seed:
     )
 
 
+def _find_generator(kind: str, name: str, key: str, w: _Where) -> Generator:
+    """A generator of the suite's family by its name, ``FAMILY NAME`` or a legacy flat alias."""
+    fam, _, rest = name.partition(" ")
+    if rest and fam == kind:
+        name = rest
+    try:
+        return get_generator(kind, name)
+    except InputError:
+        known = ", ".join(g.name for g in generators(kind)) or "none"
+        other = GENERATOR_ALIASES.get(name)
+        hint = f" ({name!r} is a generator of family {other[0]!r})" if other and other[0] != kind else ""
+        raise w.error(key, f"family {kind!r} has no generator {name!r}{hint}; known: {known}") from None
+
+
 def _expand_instances(block: Any, key: str, family: Any, path: Path, w: _Where) -> list[InstanceEntry]:
     block = _check_keys(block, _INSTANCE_KEYS, key, w)
     has_gen, has_files = "generator" in block, "files" in block
@@ -518,10 +539,9 @@ def _expand_instances(block: Any, key: str, family: Any, path: Path, w: _Where) 
         return out
 
     gen_name = _string(block["generator"], f"{key}.generator", w)
-    if gen_name not in GENERATORS:
-        raise w.error(f"{key}.generator", f"unknown generator {gen_name!r}; known: {', '.join(sorted(GENERATORS))}")
+    gen = _find_generator(family.kind, gen_name, f"{key}.generator", w)
     group = _string(block.get("group", gen_name), f"{key}.group", w)
-    actions = _generator_params(gen_name)
+    actions = _generator_params(gen)
     params = block.get("params", {})
     if not isinstance(params, dict):
         raise w.error(f"{key}.params", f"expected a table of generator parameters, got {params!r}")
@@ -560,7 +580,7 @@ def _expand_instances(block: Any, key: str, family: Any, path: Path, w: _Where) 
         for s in seeds:
             kwargs = {**defaults, **params, **values}
             try:
-                inst = GENERATORS[gen_name].make(**kwargs, seed=s)
+                inst = gen.make(**kwargs, seed=s)
             except InputError as exc:
                 shown = ", ".join(f"{k} = {v!r}" for k, v in {**params, **values}.items())
                 raise w.error(key, f"generator {gen_name!r} with {shown}, seed = {s}: {exc}") from None
@@ -583,17 +603,17 @@ def _parse_method(
         m = get_method(family, name)
     except InputError as exc:
         raise w.error(f"{key}.name", exc.message) from None
+    name = m.name  # an alias stands for its method: same cells, same labels
     options = block.get("options", {})
     if not isinstance(options, dict):
         raise w.error(f"{key}.options", f"expected a table of method options, got {options!r}")
-    params = inspect.signature(m.func).parameters
-    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     for opt, v in options.items():
         if opt in ("time_limit", "seed", "verbose"):
             raise w.error(f"{key}.options.{opt}", f"{opt!r} is a method key, not an option (got {v!r})")
-        if not takes_any and opt not in params:
-            known = ", ".join(p for p in params if p not in ("instance", "time_limit", "seed", "verbose")) or "none"
-            raise w.error(f"{key}.options.{opt}", f"method {name!r} has no option {opt!r} (got {v!r}); known: {known}")
+    try:
+        m.options.from_mapping(options, method=name)
+    except InputError as exc:
+        raise w.error(f"{key}.options.{exc.where}", exc.message) from None
     label = _string(block.get("label", default_label(name, options)), f"{key}.label", w)
     time_limit = _seconds(block["time_limit"], f"{key}.time_limit", w) if "time_limit" in block else default_limit
     if "kill_after" in block:

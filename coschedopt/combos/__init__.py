@@ -25,6 +25,7 @@ FAMILY = register_family(
         kind="combos",
         description="co-scheduling over task combinations with known speeds: minimise the makespan (LP over 2^n - 1 "
         "combinations, FCS, online search)",
+        package=__name__,
         instance_from_dict=CombosInstance.from_dict,
         schedule_from_dict=CombosSchedule.from_dict,
         validate=validate_schedule,
@@ -32,7 +33,9 @@ FAMILY = register_family(
         objective_name="makespan",
         metrics=combos_metrics,
         describe=lambda inst: {"n": inst.n, "combinations": inst.m},
-        supports_repair=True,
+        repair=lambda data: CombosInstance.from_dict(data, repair_profiles=True),
+        plotter="coschedopt.combos.plot:draw_combos_schedule",
+        figsize=lambda instance: (10.0, 0.8 + 0.35 * max(instance.n, 3)),
     )
 )
 

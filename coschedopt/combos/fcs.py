@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import Result, Status, method
+from ..core import NoOptions, Result, Status, method
 from .instance import CombosInstance
 from .metrics import fcs_ratio_bound, trivial_lower_bound
 from .schedule import CombosSchedule
@@ -61,7 +61,7 @@ def fcs_masks(instance: CombosInstance) -> list[tuple[int, float]]:
 
 @method("combos", "fcs", exact=False)
 def fcs(
-    instance: CombosInstance, *, time_limit: float | None = None, seed: int | None = None, verbose: bool = False
+    instance: CombosInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: NoOptions
 ) -> Result:
     """FCS: run the fastest combination of unfinished tasks until one finishes (section 3.2; <= (2 - 1/a*) OPT)."""
     segs = fcs_masks(instance)

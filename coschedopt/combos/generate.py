@@ -149,9 +149,11 @@ def _make(
 
 register_generator(
     Generator(
-        name="combos",
+        family="combos",
+        name="random",
         help="the combos paper's random systems (section 7): b ~ U[100, 200], speeds shrinking by U[alpha, 1] per added task",
         add_arguments=_add_arguments,
         make=_make,
+        aliases=("combos",),
     )
 )

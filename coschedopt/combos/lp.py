@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..core import Deadline, InputError, Result, Status, method, quiet_highs
+from ..core import Deadline, MethodOptions, Result, Status, method, option, quiet_highs
 from .fcs import fcs_masks
 from .instance import CombosInstance, membership
 from .metrics import trivial_lower_bound
@@ -211,14 +212,18 @@ def solve_lp_highspy(instance: CombosInstance, *, time_limit: float | None = Non
     return out
 
 
-@method("combos", "lp", exact=True)
+@dataclass(frozen=True)
+class LPOptions(MethodOptions):
+    backend: str = option(
+        "auto",
+        "auto (Pyomo up to 1,023 combinations, highspy above), pyomo or highspy",
+        choices=("auto", "pyomo", "highspy"),
+    )
+
+
+@method("combos", "lp", exact=True, options=LPOptions)
 def lp(
-    instance: CombosInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    backend: str = "auto",
+    instance: CombosInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: LPOptions
 ) -> Result:
     """Optimal strategy: LP (2) over all allowed combinations (Pyomo at small m, highspy column-wise at large m).
 
@@ -226,8 +231,7 @@ def lp(
     ``"highspy"``.  Polynomial in m = number of combinations (simplex on n rows).  On a
     time limit: the FCS schedule with the best certified bound (status TIME_LIMIT).
     """
-    if backend not in ("auto", "pyomo", "highspy"):
-        raise InputError(f"backend must be 'auto', 'pyomo' or 'highspy', got {backend!r}", where="backend")
+    backend = options.backend
     deadline = Deadline(time_limit)
     if backend == "auto":
         backend = "pyomo" if instance.m <= PYOMO_MAX_COMBINATIONS else "highspy"

@@ -433,9 +433,11 @@ def _run(args: argparse.Namespace) -> int:
 
 register_command(
     Command(
+        family="combos",
         name="measure",
         help="run commands alone and in combinations, sample their speeds (perf or /proc), write a combos instance",
         add_arguments=_add_arguments,
         run=_run,
+        aliases=("measure",),
     )
 )

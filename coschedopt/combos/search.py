@@ -79,12 +79,13 @@ from __future__ import annotations
 
 import math
 import sys
+from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
-from ..core import Deadline, InputError, Result, Status, make_rng, method
+from ..core import Deadline, InputError, MethodOptions, Result, Status, make_rng, method, option
 from .instance import CombosInstance, membership
 from .metrics import trivial_lower_bound
 from .schedule import CombosSchedule
@@ -357,71 +358,40 @@ def _search(
     return Result(status, sched, lower_bound=trivial_lower_bound(instance), stats=stats, message=msg)
 
 
-@method("combos", "search-pi", exact=False)
-def search_pi(
-    instance: CombosInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    measure_time: float = 10.0,
-    k: float = 0.99,
-    a_plus: str = A_PLUS_READINGS[0],
-) -> Result:
-    """Online search with probability of improvement (section 4.2): speeds measured at run time, seeded ties.
+@dataclass(frozen=True)
+class SearchOptions(MethodOptions):
+    """Options of the three online searches (section 4.2)."""
 
-    ``a_plus``: reading of a^+ (previous-max, current-max, best-known; module docstring).
-    Per iteration O(n m); at most m + n iterations.
-    """
-    return _search(
-        "pi", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time, k=k, a_plus=a_plus
+    measure_time: float = option(10.0, "time units a combination runs before its speeds are known", above=0.0)
+    k: float = option(0.99, "the quantile of the interpolation bounds (eq. 6)", above=0.5, below=1.0)
+    a_plus: str = option(
+        A_PLUS_READINGS[0], "reading of a^+ in PI / EI (module docstring); UCB does not use it", choices=A_PLUS_READINGS
     )
 
 
-@method("combos", "search-ei", exact=False)
-def search_ei(
-    instance: CombosInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    measure_time: float = 10.0,
-    k: float = 0.99,
-    a_plus: str = A_PLUS_READINGS[0],
-) -> Result:
-    """Online search with expected improvement (section 4.2): speeds measured at run time, seeded ties.
+def _search_method(acquisition: str, name: str, title: str) -> Any:
+    def run(
+        instance: CombosInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: SearchOptions
+    ) -> Result:
+        return _search(
+            acquisition,
+            instance,
+            time_limit=time_limit,
+            seed=seed,
+            verbose=verbose,
+            measure_time=options.measure_time,
+            k=options.k,
+            a_plus=options.a_plus,
+        )
 
-    ``a_plus``: reading of a^+ (previous-max, current-max, best-known; module docstring).
-    Per iteration O(n m); at most m + n iterations.
-    """
-    return _search(
-        "ei", instance, time_limit=time_limit, seed=seed, verbose=verbose, measure_time=measure_time, k=k, a_plus=a_plus
+    run.__name__ = run.__qualname__ = f"search_{acquisition}"
+    run.__doc__ = (
+        f"Online search with {title} (section 4.2): speeds measured at run time, seeded ties.\n\n"
+        "Per iteration O(n m); at most m + n iterations."
     )
+    return method("combos", name, exact=False, options=SearchOptions)(run)
 
 
-@method("combos", "search-ucb", exact=False)
-def search_ucb(
-    instance: CombosInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    measure_time: float = 10.0,
-    k: float = 0.99,
-    a_plus: str = A_PLUS_READINGS[0],
-) -> Result:
-    """Online search with upper confidence bound (section 4.2): speeds measured at run time, seeded ties.
-
-    ``a_plus``: reading of a^+ (previous-max, current-max, best-known; module docstring); UCB does not use it.
-    Per iteration O(n m); at most m + n iterations.
-    """
-    return _search(
-        "ucb",
-        instance,
-        time_limit=time_limit,
-        seed=seed,
-        verbose=verbose,
-        measure_time=measure_time,
-        k=k,
-        a_plus=a_plus,
-    )
+search_pi = _search_method("pi", "search-pi", "probability of improvement")
+search_ei = _search_method("ei", "search-ei", "expected improvement")
+search_ucb = _search_method("ucb", "search-ucb", "upper confidence bound")

@@ -13,9 +13,11 @@ from .io import (
     write_json,
 )
 from .machine import available_cores
+from .options import MethodOptions, NoOptions, OptionSpec, option
 from .registry import (
     Family,
     Method,
+    check_options,
     families,
     family_of,
     get_family,
@@ -24,6 +26,7 @@ from .registry import (
     methods,
     objective,
     register_family,
+    resolve,
     solve,
     validate,
 )
@@ -36,10 +39,14 @@ __all__ = [
     "Family",
     "InputError",
     "Method",
+    "MethodOptions",
     "MethodRefused",
+    "NoOptions",
+    "OptionSpec",
     "Result",
     "Status",
     "available_cores",
+    "check_options",
     "families",
     "family_of",
     "get_family",
@@ -51,9 +58,11 @@ __all__ = [
     "method",
     "methods",
     "objective",
+    "option",
     "quiet_highs",
     "read_json",
     "register_family",
+    "resolve",
     "save_instance",
     "schedule_from_dict",
     "solve",

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .registry import family_of, get_family
+from .registry import families, family_of, get_family
 
 
 def read_json(path: str | os.PathLike) -> Any:
@@ -54,14 +55,37 @@ def instance_from_dict(data: Any, *, repair: bool = False) -> Any:
         raise InputError("missing field 'kind'", where="kind")
     family = get_family(data["kind"])
     if repair:
-        if not family.supports_repair:
+        if family.repair is None:
             raise InputError(f"kind {family.kind!r} has no repair", where="--repair")
-        return family.instance_from_dict(data, repair_profiles=True)
+        return family.repair(data)
     return family.instance_from_dict(data)
 
 
+def reader_for(path: str | os.PathLike) -> Callable[[Path], Any] | None:
+    """The reader a family registered for this file's suffix (``.swf.gz``), if any."""
+    name = Path(path).name.lower()
+    best: tuple[int, Callable[[Path], Any]] | None = None
+    for kind in families():
+        for suffix, read in get_family(kind).readers.items():
+            if name.endswith(suffix.lower()) and (best is None or len(suffix) > best[0]):
+                best = (len(suffix), read)
+    return None if best is None else best[1]
+
+
 def load_instance(path: str | os.PathLike, *, repair: bool = False) -> Any:
-    """Read an instance file of any family; errors name the file and the field."""
+    """Read an instance file of any family; errors name the file and the field.
+
+    JSON files dispatch on their ``kind``; a file whose suffix a family declared
+    in :attr:`Family.readers` (an SWF trace, say) is read by that family.
+    """
+    read = reader_for(path)
+    if read is not None and not str(path).lower().endswith(".json"):
+        if repair:
+            raise InputError("--repair applies to JSON instances only", where=str(path))
+        try:
+            return read(Path(path))
+        except InputError as exc:
+            raise exc.located(str(path)) from None
     data = read_json(path)
     try:
         return instance_from_dict(data, repair=repair)

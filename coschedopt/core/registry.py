@@ -1,29 +1,48 @@
 """Problem families and their methods, and the one ``solve`` entry point.
 
-A family (``pack``, ``combos``, ...) registers how to read its instances and
-schedules, how to validate a schedule and compute its objective.  Each method
-is a plain function ``f(instance, *, time_limit, seed, verbose, **options) ->
-Result`` registered under a name with :func:`method`.  A family never imports
-another family: everything they share lives in ``coschedopt.core``.
+A family (``pack``, ``combos``, ...) registers a :class:`Family`: everything the
+toolkit needs from it (reading and writing its instances and schedules,
+validation, objective and its sense, metrics, its plot and its shipped suites).
+Each method is a function ``f(instance, *, time_limit, seed, verbose, options) ->
+Result`` registered under a name with :func:`method`, with its options declared
+once as a :class:`~coschedopt.core.options.MethodOptions` dataclass.  A name
+registered twice raises: with several families, a silent overwrite would swap a
+method or a family behind the user's back.  A family never imports another
+family: everything they share lives in ``coschedopt.core``.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
 import inspect
 import math
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
 
 from .errors import InputError
+from .options import MethodOptions, NoOptions
 from .result import Result
 from .status import Status
 
 
 @dataclass(frozen=True)
 class Family:
-    """How ``coschedopt`` handles the instances of one problem family."""
+    """How ``coschedopt`` handles the instances of one problem family.
+
+    ``package`` is the family's module (``coschedopt.pack``): its shipped suites
+    live in ``<package>/suites/*.toml`` and its data in ``<package>/data/``.
+    ``plotter`` names the drawing ``"module:function"``, called as
+    ``function(instance, schedule, ax)`` and imported only when a figure is drawn
+    (matplotlib stays out of start-up).  ``readers`` maps file suffixes of other
+    instance formats (``".swf.gz"``) to a function ``read(path) -> instance``;
+    ``exporters`` maps export format names to ``write(instance, schedule, path)``.
+    ``report`` names (``"module:function"``) a function adding the family's own
+    sections to a benchmark report (:mod:`coschedopt.bench.report`).
+    """
 
     kind: str
     description: str
@@ -31,13 +50,43 @@ class Family:
     schedule_from_dict: Callable[[Any, dict], Any]
     validate: Callable[[Any, Any], None]
     objective: Callable[[Any, Any], float]
+    package: str = ""
     objective_name: str = "objective"
+    #: ``"min"`` or ``"max"``: which way the objective improves
+    sense: Literal["min", "max"] = "min"
     #: the family's quality measures of a schedule, e.g. the paper's relative cost
     metrics: Callable[[Any, Any], dict[str, float]] | None = None
     #: size parameters of an instance for result tables, e.g. {"n": 65, "p": 16, "k": 4}
     describe: Callable[[Any], dict[str, Any]] | None = None
-    #: ``instance_from_dict(data, repair_profiles=True)`` is accepted (the ``--repair`` flag)
-    supports_repair: bool = False
+    #: ``repair(data) -> instance``: an instance from data breaking the model's assumptions, repaired
+    repair: Callable[[dict], Any] | None = None
+    plotter: str | None = None
+    figsize: Callable[[Any], tuple[float, float]] = field(default=lambda instance: (10.0, 4.5))
+    readers: Mapping[str, Callable[[Path], Any]] = field(default_factory=dict)
+    exporters: Mapping[str, Callable[[Any, Any, Path], None]] = field(default_factory=dict)
+    report: str | None = None
+
+    def better(self, a: float, b: float) -> bool:
+        """Whether objective ``a`` is strictly better than ``b`` in this family's sense."""
+        return a < b if self.sense == "min" else a > b
+
+    def best(self, values: list[float]) -> float:
+        return min(values) if self.sense == "min" else max(values)
+
+    def directory(self, name: str) -> Path | None:
+        """``<package>/<name>`` (``suites``, ``data``) if the family ships it."""
+        if not self.package:
+            return None
+        from importlib import resources
+
+        path = Path(str(resources.files(self.package) / name))
+        return path if path.is_dir() else None
+
+
+def resolve(ref: str) -> Any:
+    """The object a ``"module:attribute"`` reference names (imported on demand)."""
+    module, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 @dataclass(frozen=True)
@@ -47,31 +96,99 @@ class Method:
     func: Callable[..., Result]
     exact: bool
     description: str
+    options: type[MethodOptions] = NoOptions
+    aliases: tuple[str, ...] = ()
 
 
 _FAMILIES: dict[str, Family] = {}
 _METHODS: dict[str, dict[str, Method]] = {}
+_METHOD_ALIASES: dict[str, dict[str, str]] = {}
 
 
 def register_family(family: Family) -> Family:
+    """Register ``family``; a kind registered twice raises ``ValueError``."""
+    if family.kind in _FAMILIES:
+        raise ValueError(f"family {family.kind!r} is already registered (by {_FAMILIES[family.kind].package!r})")
+    if family.sense not in ("min", "max"):
+        raise ValueError(f"family {family.kind!r}: sense must be 'min' or 'max', got {family.sense!r}")
+    for suffix in family.readers:
+        for other in _FAMILIES.values():
+            if suffix in other.readers:
+                raise ValueError(f"family {family.kind!r}: files {suffix!r} are already read by {other.kind!r}")
     _FAMILIES[family.kind] = family
     _METHODS.setdefault(family.kind, {})
+    _METHOD_ALIASES.setdefault(family.kind, {})
     return family
 
 
-def method(family: str, name: str, *, exact: bool = False) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
-    """Decorator registering ``func`` as method ``name`` of ``family``.
+def method(
+    family: str,
+    name: str,
+    *,
+    exact: bool = False,
+    options: type[MethodOptions] = NoOptions,
+    aliases: tuple[str, ...] = (),
+) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    """Decorator registering a method ``name`` of ``family`` with its declared ``options``.
 
-    The first line of the function's docstring is the description shown by
-    ``coschedopt methods``.
+    The decorated function is called as ``func(instance, *, time_limit, seed,
+    verbose, options)`` with ``options`` an instance of ``options`` (already
+    checked).  The decorator returns a wrapper that also takes the options as
+    keywords (``pack_by_pack_1(inst, eps=0.3)``) or as an ``options=`` object,
+    and checks them the same way.  The first line of the docstring is the
+    description shown by ``coschedopt methods``.  A name or alias registered twice
+    in a family raises ``ValueError``.
     """
+    if not (isinstance(options, type) and issubclass(options, MethodOptions)):
+        raise TypeError(f"method {name!r}: options must be a MethodOptions dataclass, got {options!r}")
 
     def register(func: Callable[..., Result]) -> Callable[..., Result]:
+        taken = _METHODS.setdefault(family, {})
+        alias_map = _METHOD_ALIASES.setdefault(family, {})
+        for n in (name, *aliases):
+            if n in taken or n in alias_map:
+                raise ValueError(f"method {n!r} of family {family!r} is already registered")
+
+        @functools.wraps(func)
+        def call(
+            instance: Any,
+            *,
+            time_limit: float | None = None,
+            seed: int | None = None,
+            verbose: bool = False,
+            options: MethodOptions | Mapping[str, Any] | None = None,
+            **given: Any,
+        ) -> Result:
+            return func(
+                instance,
+                time_limit=time_limit,
+                seed=seed,
+                verbose=verbose,
+                options=check_options(entry, options, given),
+            )
+
         doc = inspect.getdoc(func) or ""
-        _METHODS.setdefault(family, {})[name] = Method(family, name, func, exact, doc.split("\n")[0])
-        return func
+        entry = Method(family, name, call, exact, doc.split("\n")[0], options, tuple(aliases))
+        taken[name] = entry
+        for a in aliases:
+            alias_map[a] = name
+        return call
 
     return register
+
+
+def check_options(m: Method, options: MethodOptions | Mapping[str, Any] | None = None, given: Mapping | None = None):
+    """The checked options object of method ``m`` from an object, a mapping or keywords."""
+    given = dict(given or {})
+    if isinstance(options, m.options):
+        if given:
+            raise InputError(f"give the options of {m.name!r} as an object or as keywords, not both", where="options")
+        return options
+    if isinstance(options, MethodOptions):
+        raise InputError(f"method {m.name!r} takes {m.options.__name__}, got {type(options).__name__}", where="options")
+    if options is not None:
+        given = {**dict(options), **given}
+    return m.options.from_mapping(given, method=m.name)
 
 
 def families() -> list[str]:
@@ -98,7 +215,9 @@ def methods(family: str | None = None) -> list[str]:
 
 
 def get_method(family: str, name: str) -> Method:
+    """The method ``name`` (or an alias of it) of ``family``."""
     get_family(family)
+    name = _METHOD_ALIASES.get(family, {}).get(name, name)
     try:
         return _METHODS[family][name]
     except KeyError:
@@ -113,31 +232,37 @@ def solve(
     time_limit: float | None = None,
     seed: int | None = None,
     verbose: bool = False,
-    **options: Any,
+    options: MethodOptions | Mapping[str, Any] | None = None,
+    **given: Any,
 ) -> Result:
     """Solve ``instance`` with the registered ``method`` and return a checked :class:`Result`.
 
-    The schedule is validated by the family's independent validator and the
-    objective recomputed from it.  Bad input or a method refusing the instance
-    raises :class:`~coschedopt.core.errors.InputError`; running out of time
-    never raises (status ``TIME_LIMIT``).
+    Options go as keywords (``eps=0.3``) or as ``options=`` (an options object or
+    a mapping); they are checked against the method's declaration before any
+    work.  The schedule is validated by the family's independent validator and
+    the objective recomputed from it.  Bad input or a method refusing the
+    instance raises :class:`~coschedopt.core.errors.InputError`; running out of
+    time never raises (status ``TIME_LIMIT``).
     """
     fam = family_of(instance)
     m = get_method(fam.kind, method)
-    if time_limit is not None and not (isinstance(time_limit, int | float) and time_limit > 0):
+    if time_limit is not None and not (
+        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
+    ):
         raise InputError(f"time_limit must be a positive number of seconds, got {time_limit!r}", where="time_limit")
+    opts = check_options(m, options, given)
     start = time.perf_counter()
-    res = m.func(instance, time_limit=time_limit, seed=seed, verbose=verbose, **options)
+    res = m.func(instance, time_limit=time_limit, seed=seed, verbose=verbose, options=opts)
     res.runtime = time.perf_counter() - start
-    res.method, res.family = method, fam.kind
+    res.method, res.family = m.name, fam.kind
     if res.schedule is not None:
         try:
             fam.validate(instance, res.schedule)
         except ValueError as exc:
-            raise RuntimeError(f"method {method!r} returned an invalid schedule: {exc}") from exc
+            raise RuntimeError(f"method {m.name!r} returned an invalid schedule: {exc}") from exc
         res.objective = fam.objective(instance, res.schedule)
     elif res.status in (Status.OPTIMAL, Status.FEASIBLE):
-        raise RuntimeError(f"method {method!r} returned status {res.status} without a schedule")
+        raise RuntimeError(f"method {m.name!r} returned status {res.status} without a schedule")
     if res.status is Status.OPTIMAL and res.lower_bound is None:
         res.lower_bound = res.objective
     if res.lower_bound is not None and not math.isfinite(res.lower_bound):

@@ -15,6 +15,7 @@ FAMILY = register_family(
     Family(
         kind="pack",
         description="k-in-p pack co-scheduling: partition tasks into packs, minimise the sum of pack times",
+        package=__name__,
         instance_from_dict=PackInstance.from_dict,
         schedule_from_dict=PackSchedule.from_dict,
         validate=validate_schedule,
@@ -22,7 +23,8 @@ FAMILY = register_family(
         objective_name="cost",
         metrics=pack_metrics,
         describe=lambda inst: {"n": inst.n, "p": inst.processors, "k": inst.max_pack_size},
-        supports_repair=True,
+        repair=lambda data: PackInstance.from_dict(data, repair_profiles=True),
+        plotter="coschedopt.pack.plot:plot_pack_schedule",
     )
 )
 

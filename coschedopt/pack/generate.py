@@ -23,7 +23,7 @@ from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
 from .instance import PackInstance, repair
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "profiles"
+DATA_DIR = Path(__file__).resolve().parent / "data" / "profiles"
 
 
 # --------------------------------------------------------------------------- random
@@ -246,7 +246,7 @@ def workload_i(*, seed: int | None = 0, max_pack_size: int = 10, processors: int
 
     The paper's Workload-I (VASP, ABAQUS, LAMMPS, PETSc on 16 nodes) is not
     published; we use the shipped lilac-threads measurements (5 applications,
-    10 runs per thread count 1..32, see ``coschedopt/data/profiles/README.md``).
+    10 runs per thread count 1..32, see ``coschedopt/pack/data/profiles/README.md``).
     Each application gives two tasks whose profiles are the medians of two
     disjoint halves of its 10 runs, the split drawn from ``seed``; processors
     are thread counts 1..16.  The profiles are repaired to satisfy Eq. (1)-(2),
@@ -377,53 +377,65 @@ def _make_three_partition(*, triplets: int, bound: int, values: str | None, max_
 
 register_generator(
     Generator(
+        "pack",
         "random",
         "random pack profiles satisfying Eq. (1)-(2) (tests, small cross-checks)",
         _random_args,
         lambda *, tasks, processors, max_pack_size, integer=False, seed=0: random_pack_instance(
             tasks, processors, max_pack_size, seed=seed, integer=integer
         ),
+        aliases=("random",),
     )
 )
 register_generator(
     Generator(
+        "pack",
         "workload-i",
         "10 tasks on 16 processors from real measured profiles (lilac-threads)",
         _workload_args(10),
         lambda *, max_pack_size=10, seed=0: workload_i(seed=seed, max_pack_size=max_pack_size),
+        aliases=("workload-i",),
     )
 )
 register_generator(
     Generator(
+        "pack",
         "workload-ii",
         "the paper's Workload-II: 65 synthetic tasks, 16 nodes of 8 cores",
         _workload_args(16),
         lambda *, max_pack_size=16, seed=0: workload_ii(seed=seed, max_pack_size=max_pack_size),
+        aliases=("workload-ii",),
     )
 )
 register_generator(
     Generator(
+        "pack",
         "workload-iii",
         "the paper's Workload-III: 260 synthetic tasks, 32 nodes of 8 cores",
         _workload_args(32),
         lambda *, max_pack_size=32, seed=0: workload_iii(seed=seed, max_pack_size=max_pack_size),
+        aliases=("workload-iii",),
     )
 )
 register_generator(
     Generator(
+        "pack",
         "profiles",
         "tasks from measured CSV profiles (one file per task)",
         _profiles_args,
         lambda *, files, processors=None, max_pack_size=None, repair_profiles=False, seed=0: load_profiles(
             files, processors=processors, max_pack_size=max_pack_size, repair_profiles=repair_profiles
         ),
+        aliases=("profiles",),
     )
 )
 register_generator(
     Generator(
+        "pack",
         "three-partition",
         "Theorem 2 reduction of a 3-PARTITION instance (random yes-instance by default)",
         _three_partition_args,
         _make_three_partition,
+        aliases=("three-partition",),
     )
 )

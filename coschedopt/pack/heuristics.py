@@ -36,12 +36,13 @@ import bisect
 import math
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
-from ..core import Deadline, InputError, Result, Status, make_rng, method
+from ..core import Deadline, InputError, MethodOptions, NoOptions, Result, Status, make_rng, method, option
 from .instance import PackInstance
 from .schedule import PackSchedule
 from .single_pack import optimal_single_pack
@@ -485,9 +486,21 @@ def random_proc_packs(times: np.ndarray, k: int, rng: np.random.Generator) -> tu
 # --------------------------------------------------------------------------------------
 
 
-def _no_unknown_options(name: str, options: dict[str, Any]) -> None:
-    if options:
-        raise InputError(f"unknown option(s) for method {name!r}: {', '.join(sorted(options))}", where="options")
+@dataclass(frozen=True)
+class EpsOptions(MethodOptions):
+    eps: float = option(
+        0.5, "PACK-BY-PACK(eps): a pack takes the tasks within (1 - eps) of its longest", min=0.0, max=1.0
+    )
+
+
+@dataclass(frozen=True)
+class EpsValuesOptions(MethodOptions):
+    eps_values: tuple[float, ...] = option(PACK_BY_PACK_EPS, "the epsilons tried, best run kept", min=0.0, max=1.0)
+
+
+@dataclass(frozen=True)
+class RunsOptions(MethodOptions):
+    runs: int = option(9, "number of random runs, best kept (one seeded stream)", min=1)
 
 
 def _log(verbose: bool, msg: str) -> None:
@@ -568,20 +581,14 @@ def _best_of_runs(
     return Result(status, schedule=_schedule(instance, packings[best], sigma), lower_bound=None, stats=stats)
 
 
-def _runs_option(runs: Any, default: int) -> int:
-    if isinstance(runs, bool) or not isinstance(runs, int | np.integer) or runs < 1:
-        raise InputError(f"runs must be a positive integer, got {runs!r} (default {default})", where="runs")
-    return int(runs)
-
-
 @method("pack", "pack-approx", exact=False)
 def pack_approx(
     instance: PackInstance,
     *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    **options: Any,
+    time_limit: float | None,
+    seed: int | None,
+    verbose: bool,
+    options: NoOptions,
 ) -> Result:
     """PACK-APPROX (Algorithm 3 with MAKE-PACK(n, p, k, sigma)), then Algorithm 1 per pack; 3-approx. when k = p.
 
@@ -590,7 +597,6 @@ def pack_approx(
     ``make_pack_runs``, ``stopped``.  Stops with ``TIME_LIMIT`` and the best
     packs so far if the time limit expires.
     """
-    _no_unknown_options("pack-approx", options)
     deadline = Deadline(time_limit)
     packs, info = pack_approx_packs(instance.times, instance.k, deadline=deadline)
     status = Status.TIME_LIMIT if info["stopped"] == "time_limit" else Status.FEASIBLE
@@ -612,24 +618,21 @@ def _pack_by_pack_cost_before_algorithm1(times: np.ndarray, packs: Packs, sigma:
     return float(sum(max(times[i, sigma[i] - 1] for i in pack) for pack in packs))
 
 
-@method("pack", "pack-by-pack-1", exact=False)
+@method("pack", "pack-by-pack-1", exact=False, options=EpsOptions)
 def pack_by_pack_1(
     instance: PackInstance,
     *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    eps: float = 0.5,
-    **options: Any,
+    time_limit: float | None,
+    seed: int | None,
+    verbose: bool,
+    options: EpsOptions,
 ) -> Result:
     """PACK-BY-PACK(eps), one run with eps = 0.5 (option ``eps``), then Algorithm 1 per pack.
 
     Deterministic (``seed`` is ignored).  ``stats["cost_before_algorithm1"]`` is
     the cost with the sigma the packs were formed with.
     """
-    _no_unknown_options("pack-by-pack-1", options)
-    if isinstance(eps, bool) or not isinstance(eps, int | float) or not 0.0 <= eps <= 1.0:
-        raise InputError(f"eps must be a number in [0, 1], got {eps!r}", where="eps")
+    eps = options.eps
     packs, sigma = pack_by_pack_packs(instance.times, instance.k, float(eps))
     res, cost = _finish(
         instance,
@@ -641,15 +644,14 @@ def pack_by_pack_1(
     return res
 
 
-@method("pack", "pack-by-pack-9", exact=False)
+@method("pack", "pack-by-pack-9", exact=False, options=EpsValuesOptions)
 def pack_by_pack_9(
     instance: PackInstance,
     *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    eps_values: Sequence[float] = PACK_BY_PACK_EPS,
-    **options: Any,
+    time_limit: float | None,
+    seed: int | None,
+    verbose: bool,
+    options: EpsValuesOptions,
 ) -> Result:
     """PACK-BY-PACK(eps) for eps = 0.1, 0.2, ..., 0.9 (option ``eps_values``), Algorithm 1 per pack, best run.
 
@@ -657,12 +659,9 @@ def pack_by_pack_9(
     schedule; with a time limit, the eps values not reached are skipped
     (status ``TIME_LIMIT``).
     """
-    _no_unknown_options("pack-by-pack-9", options)
-    values = list(eps_values)
-    if not values or any(isinstance(e, bool) or not isinstance(e, int | float) or not 0 <= e <= 1 for e in values):
-        raise InputError(
-            f"eps_values must be a non-empty list of numbers in [0, 1], got {eps_values!r}", where="eps_values"
-        )
+    values = list(options.eps_values)
+    if not values:
+        raise InputError("eps_values must be a non-empty list of numbers in [0, 1], got []", where="eps_values")
     runs = pack_by_pack_runs(instance.times, instance.k, [float(e) for e in values], deadline=Deadline(time_limit))
     distinct: dict[tuple, int] = {}  # eps values often give the same packs: allocate each packing once
     packings: list[Packs] = []
@@ -691,35 +690,33 @@ def pack_by_pack_9(
 def random_pack_1(
     instance: PackInstance,
     *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    **options: Any,
+    time_limit: float | None,
+    seed: int | None,
+    verbose: bool,
+    options: NoOptions,
 ) -> Result:
     """RANDOM-PACK, one run: random pack sizes in 1..k filled with random tasks, Algorithm 1 per pack.
 
     Seeded with ``make_rng(seed)``; the run is the first run of ``random-pack-9``
     with the same seed.
     """
-    _no_unknown_options("random-pack-1", options)
     return _random_pack(instance, 1, time_limit, seed, verbose, "random-pack-1")
 
 
-@method("pack", "random-pack-9", exact=False)
+@method("pack", "random-pack-9", exact=False, options=RunsOptions)
 def random_pack_9(
     instance: PackInstance,
     *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    **options: Any,
+    time_limit: float | None,
+    seed: int | None,
+    verbose: bool,
+    options: RunsOptions,
 ) -> Result:
     """RANDOM-PACK, best of 9 runs (option ``runs``) drawn from one ``make_rng(seed)`` stream.
 
     Its first run is ``random-pack-1`` with the same seed, so it is never worse.
     """
-    runs = _runs_option(options.pop("runs", 9), 9)
-    _no_unknown_options("random-pack-9", options)
+    runs = options.runs
     return _random_pack(instance, runs, time_limit, seed, verbose, "random-pack-9")
 
 
@@ -736,35 +733,33 @@ def _random_pack(
 def random_proc_1(
     instance: PackInstance,
     *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    **options: Any,
+    time_limit: float | None,
+    seed: int | None,
+    verbose: bool,
+    options: NoOptions,
 ) -> Result:
     """RANDOM-PROC, one run: sigma(i) uniform in 1..p, MAKE-PACK, Algorithm 1 per pack.
 
     Seeded with ``make_rng(seed)``; the run is the first run of ``random-proc-9``
     with the same seed.
     """
-    _no_unknown_options("random-proc-1", options)
     return _random_proc(instance, 1, time_limit, seed, verbose, "random-proc-1")
 
 
-@method("pack", "random-proc-9", exact=False)
+@method("pack", "random-proc-9", exact=False, options=RunsOptions)
 def random_proc_9(
     instance: PackInstance,
     *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    **options: Any,
+    time_limit: float | None,
+    seed: int | None,
+    verbose: bool,
+    options: RunsOptions,
 ) -> Result:
     """RANDOM-PROC, best of 9 runs (option ``runs``) drawn from one ``make_rng(seed)`` stream.
 
     Its first run is ``random-proc-1`` with the same seed, so it is never worse.
     """
-    runs = _runs_option(options.pop("runs", 9), 9)
-    _no_unknown_options("random-proc-9", options)
+    runs = options.runs
     return _random_proc(instance, runs, time_limit, seed, verbose, "random-proc-9")
 
 

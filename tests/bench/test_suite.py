@@ -10,7 +10,7 @@ import pytest
 
 from coschedopt import methods
 from coschedopt.bench import bundled_suites, load_suite
-from coschedopt.bench.suite import bundled_suites_dir, matches_when
+from coschedopt.bench.suite import bundled_suite_files, matches_when
 from coschedopt.core import InputError
 from coschedopt.pack.heuristics import HEURISTICS
 
@@ -26,8 +26,10 @@ plugins = ["tests.bench.toy_family"]
 
 def test_bundled_suites_are_found_by_name_and_in_the_repository_folder():
     assert {"quick", "paper-pack"} <= set(bundled_suites())
-    # models/suites in the repository is the package's folder, not a copy that could drift
-    assert (REPO / "models" / "suites").resolve() == bundled_suites_dir().resolve()
+    # models/suites in the repository links to every family's shipped suites, not copies that could drift
+    links = {p.stem: p.resolve() for p in (REPO / "models" / "suites").glob("*.toml")}
+    assert all(p.is_symlink() for p in (REPO / "models" / "suites").glob("*.toml"))
+    assert links == {name: path.resolve() for name, path in bundled_suite_files().items()}
 
 
 @pytest.mark.parametrize("name", ["quick", "paper-pack"])

@@ -16,8 +16,19 @@ import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from coschedopt.core import Family, InputError, MethodRefused, Result, Status, make_rng, method, register_family
-from coschedopt.core.commands import GENERATORS, Generator, register_generator
+from coschedopt.core import (
+    Family,
+    InputError,
+    MethodOptions,
+    MethodRefused,
+    Result,
+    Status,
+    make_rng,
+    method,
+    option,
+    register_family,
+)
+from coschedopt.core.commands import Generator, register_generator
 
 
 @dataclass(frozen=True)
@@ -79,44 +90,49 @@ register_family(
 )
 
 
+@dataclass(frozen=True)
+class DelayOptions(MethodOptions):
+    delay: float = option(0.2, "seconds to sleep", min=0.0)
+
+
 def _sorted(instance: ToyInstance) -> ToySchedule:
     return ToySchedule(tuple(sorted(range(len(instance.values)), key=lambda j: -instance.values[j])))
 
 
 @method("toy", "toy-exact", exact=True)
-def toy_exact(instance, *, time_limit=None, seed=None, verbose=False):
+def toy_exact(instance, *, time_limit, seed, verbose, options):
     """Sort by non-increasing value (optimal)."""
     return Result(Status.OPTIMAL, _sorted(instance))
 
 
 @method("toy", "toy-identity")
-def toy_identity(instance, *, time_limit=None, seed=None, verbose=False):
+def toy_identity(instance, *, time_limit, seed, verbose, options):
     """The given order."""
     return Result(Status.FEASIBLE, ToySchedule(tuple(range(len(instance.values)))))
 
 
 @method("toy", "toy-random")
-def toy_random(instance, *, time_limit=None, seed=None, verbose=False):
+def toy_random(instance, *, time_limit, seed, verbose, options):
     """A seeded random order."""
     order = make_rng(seed).permutation(len(instance.values))
     return Result(Status.FEASIBLE, ToySchedule(tuple(int(x) for x in order)))
 
 
-@method("toy", "toy-slow")
-def toy_slow(instance, *, time_limit=None, seed=None, verbose=False, delay: float = 0.2):
+@method("toy", "toy-slow", options=DelayOptions)
+def toy_slow(instance, *, time_limit, seed, verbose, options):
     """The identity order after sleeping ``delay`` seconds."""
-    time.sleep(delay)
+    time.sleep(options.delay)
     return Result(Status.FEASIBLE, ToySchedule(tuple(range(len(instance.values)))))
 
 
 @method("toy", "toy-boom")
-def toy_boom(instance, *, time_limit=None, seed=None, verbose=False):
+def toy_boom(instance, *, time_limit, seed, verbose, options):
     """Always raises."""
     raise RuntimeError(f"boom on purpose ({instance.name})")
 
 
 @method("toy", "toy-limited", exact=True)
-def toy_limited(instance, *, time_limit=None, seed=None, verbose=False):
+def toy_limited(instance, *, time_limit, seed, verbose, options):
     """Runs out of time: returns the identity order and half the optimum as bound."""
     time.sleep(min(time_limit or 0.05, 0.05))
     return Result(
@@ -125,20 +141,20 @@ def toy_limited(instance, *, time_limit=None, seed=None, verbose=False):
 
 
 @method("toy", "toy-stubborn")
-def toy_stubborn(instance, *, time_limit=None, seed=None, verbose=False):
+def toy_stubborn(instance, *, time_limit, seed, verbose, options):
     """Ignores its time limit (the harness must kill it)."""
     time.sleep(1000)
     return Result(Status.FEASIBLE, ToySchedule(tuple(range(len(instance.values)))))
 
 
 @method("toy", "toy-crash")
-def toy_crash(instance, *, time_limit=None, seed=None, verbose=False):
+def toy_crash(instance, *, time_limit, seed, verbose, options):
     """Kills its own process, like a segfault would."""
     os._exit(7)
 
 
 @method("toy", "toy-refuse")
-def toy_refuse(instance, *, time_limit=None, seed=None, verbose=False):
+def toy_refuse(instance, *, time_limit, seed, verbose, options):
     """Refuses instances with more than 3 values."""
     if len(instance.values) > 3:
         raise MethodRefused(f"n = {len(instance.values)} > 3", where="values")
@@ -157,5 +173,4 @@ def make_toy(*, size: int, k: int = 1, seed: int | None = 0) -> ToyInstance:
     return ToyInstance(tuple(float(v) for v in values), k, name=f"toy-n{size}-k{k}-s{seed}")
 
 
-if "toy-gen" not in GENERATORS:
-    register_generator(Generator("toy-gen", "test-only toy instances", _toy_args, make_toy))
+register_generator(Generator("toy", "toy-gen", "test-only toy instances", _toy_args, make_toy))

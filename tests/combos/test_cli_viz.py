@@ -10,8 +10,8 @@ import pytest
 import coschedopt as cs
 from coschedopt.cli import main
 from coschedopt.combos.generate import random_combos_instance
-from coschedopt.core.commands import GENERATORS
-from coschedopt.viz.combos import plot_combos_schedule
+from coschedopt.core.commands import get_generator
+from coschedopt.viz import plot_schedule
 
 matplotlib.use("Agg")
 
@@ -66,7 +66,7 @@ def test_generate_solve_validate_plot(tmp_path, capsys):
 
 
 def test_generator_make_matches_the_function():
-    inst = GENERATORS["combos"].make(tasks=4, alpha_low=0.2, alpha_high=0.3, max_size=None, seed=7)
+    inst = get_generator("combos", "random").make(tasks=4, alpha_low=0.2, alpha_high=0.3, max_size=None, seed=7)
     ref = random_combos_instance(4, 0.2, 0.3, seed=7)
     assert (inst.speeds == ref.speeds).all()
 
@@ -85,10 +85,10 @@ def test_plot_combos_schedule_to_file_and_axes(tmp_path, method):
 
     inst = random_combos_instance(4, seed=1)
     res = cs.solve(inst, method, seed=0)
-    plot_combos_schedule(inst, res.schedule, tmp_path / "g.png", title=method)
+    plot_schedule(inst, res.schedule, tmp_path / "g.png", title=method)
     assert (tmp_path / "g.png").stat().st_size > 1000
     fig, ax = plt.subplots()
-    plot_combos_schedule(inst, res.schedule, ax)
+    plot_schedule(inst, res.schedule, ax)
     # one bar per (segment, task) pair
     assert len(ax.patches) == sum(len(t) for t, _ in res.schedule.segments)
     plt.close(fig)

@@ -193,11 +193,11 @@ def test_selection_ranks_pi_by_z_and_keeps_tiny_ei_above_zero():
 
 def test_search_options_are_checked():
     inst = random_combos_instance(3, seed=0)
-    with pytest.raises(InputError, match="0.5 < k < 1"):
+    with pytest.raises(InputError, match="'k' must be a number > 0.5, < 1.0"):
         cs.solve(inst, "search-pi", k=0.4)
     with pytest.raises(InputError, match="measure_time"):
         cs.solve(inst, "search-ei", measure_time=0)
-    with pytest.raises(InputError, match="a\\^\\+ 'best'.*previous-max"):
+    with pytest.raises(InputError, match="'a_plus' must be one of 'previous-max'"):
         cs.solve(inst, "search-pi", a_plus="best")
     with pytest.raises(InputError, match="backend"):
         cs.solve(inst, "lp", backend="cplex")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from coschedopt.core import InputError
-from coschedopt.core.commands import GENERATORS
+from coschedopt.core.commands import get_generator
 from coschedopt.pack.generate import (
     load_profiles,
     random_three_partition_yes,
@@ -50,7 +50,7 @@ def test_workload_i_uses_measured_profiles():
 def test_shipped_profiles_equal_the_shared_copies():
     if not SHARED.exists():
         pytest.skip("shared/ data not beside this checkout")
-    shipped = Path(__file__).resolve().parents[2] / "coschedopt" / "data" / "profiles" / "lilac-threads"
+    shipped = Path(__file__).resolve().parents[2] / "coschedopt" / "pack" / "data" / "profiles" / "lilac-threads"
     for f in SHARED.glob("*.csv"):
         if not f.name.endswith("_speedup.csv"):
             assert (shipped / f.name).read_bytes() == f.read_bytes()
@@ -103,5 +103,5 @@ def test_every_generator_builds_through_make():
         "workload-iii": {"max_pack_size": 8},
         "three-partition": {"triplets": 3, "bound": 40, "values": None, "max_pack_size": 3},
     }.items():
-        inst = GENERATORS[name].make(seed=1, **kwargs)
+        inst = get_generator("pack", name).make(seed=1, **kwargs)
         assert inst.kind == "pack" and inst.n >= 1

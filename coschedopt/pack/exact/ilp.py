@@ -32,6 +32,7 @@ import os
 import re
 import sys
 import tempfile
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -40,7 +41,7 @@ import pyomo.environ as pyo
 from pyomo.contrib.solver.common.results import TerminationCondition
 from pyomo.contrib.solver.solvers.highs import Highs
 
-from ...core import Deadline, InputError, Result, Status, method
+from ...core import Deadline, MethodOptions, Result, Status, method, option
 from ..instance import PackInstance
 from ..schedule import PackSchedule, pack_cost, validate_schedule
 from .common import one_task_per_pack_schedule, simple_lower_bound
@@ -158,21 +159,17 @@ def _printed_lower(text: str) -> float:
     return float(d - Decimal(1).scaleb(exponent) / 2) if isinstance(exponent, int) else float(d)
 
 
-def _check_gap(mip_gap: float) -> float:
-    if isinstance(mip_gap, bool) or not isinstance(mip_gap, int | float) or not 0 <= mip_gap < 1:
-        raise InputError(f"mip_gap must be a number in [0, 1), got {mip_gap!r}", where="mip_gap")
-    return float(mip_gap)
+@dataclass(frozen=True)
+class ILPOptions(MethodOptions):
+    """Options of the Theorem 4 ILP, with HiGHS (``ilp``) or CBC (``ilp-cbc``)."""
+
+    symmetry_breaking: bool = option(False, "add the valid cuts (s1)-(s2) of the module docstring")
+    mip_gap: float = option(0.0, "the solver's relative gap (0 = prove optimality)", min=0.0, below=1.0)
 
 
-@method("pack", "ilp", exact=True)
+@method("pack", "ilp", exact=True, options=ILPOptions)
 def solve_ilp(
-    instance: PackInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    symmetry_breaking: bool = False,
-    mip_gap: float = 0.0,
+    instance: PackInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: ILPOptions
 ) -> Result:
     """Theorem 4: the ILP of section 4.3 in Pyomo, solved by HiGHS (n^2 p binaries).
 
@@ -183,7 +180,7 @@ def solve_ilp(
     :func:`simple_lower_bound` if larger (``stats`` has both).  HiGHS's log goes to
     stderr when ``verbose``.
     """
-    mip_gap = _check_gap(mip_gap)
+    symmetry_breaking, mip_gap = options.symmetry_breaking, options.mip_gap
     deadline = Deadline(time_limit)
     n, p = instance.n, instance.processors
     model = build_theorem4_model(instance, symmetry_breaking=bool(symmetry_breaking))
@@ -291,15 +288,9 @@ _CBC_RESULT = re.compile(r"^Result - (.*)$", re.MULTILINE)
 _CBC_NODES = re.compile(r"^Enumerated nodes:\s*(\d+)", re.MULTILINE)
 
 
-@method("pack", "ilp-cbc", exact=True)
+@method("pack", "ilp-cbc", exact=True, options=ILPOptions)
 def solve_ilp_cbc(
-    instance: PackInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
-    symmetry_breaking: bool = False,
-    mip_gap: float = 0.0,
+    instance: PackInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: ILPOptions
 ) -> Result:
     """Theorem 4: the same ILP built in PuLP and solved by CBC (independent cross-check of ``ilp``).
 
@@ -311,7 +302,7 @@ def solve_ilp_cbc(
     """
     import pulp
 
-    mip_gap = _check_gap(mip_gap)
+    symmetry_breaking, mip_gap = options.symmetry_breaking, options.mip_gap
     deadline = Deadline(time_limit)
     n, p = instance.n, instance.processors
     prob, x = build_theorem4_pulp(instance, symmetry_breaking=bool(symmetry_breaking))

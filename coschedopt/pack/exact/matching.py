@@ -23,7 +23,7 @@ import sys
 import networkx as nx
 import numpy as np
 
-from ...core import MethodRefused, Result, Status, method
+from ...core import MethodRefused, NoOptions, Result, Status, method
 from ..instance import PackInstance
 from ..schedule import PackSchedule, pack_cost
 from .common import one_task_per_pack_schedule
@@ -50,11 +50,7 @@ def pair_costs(times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @method("pack", "matching", exact=True)
 def solve_matching(
-    instance: PackInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
+    instance: PackInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: NoOptions
 ) -> Result:
     """Theorem 1: k = 1 trivially, k = 2 by minimum-weight perfect matching (O(n^3)).
 

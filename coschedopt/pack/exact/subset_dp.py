@@ -24,7 +24,7 @@ from functools import cache
 
 import numpy as np
 
-from ...core import Deadline, MethodRefused, Result, Status, method
+from ...core import Deadline, MethodRefused, NoOptions, Result, Status, method
 from ..instance import PackInstance
 from ..schedule import PackSchedule, pack_cost
 from ..single_pack import min_processors_single_pack
@@ -150,11 +150,7 @@ def _partition_dp(cost: np.ndarray, n: int, k: int, deadline: Deadline) -> tuple
 
 @method("pack", "enumerate", exact=True)
 def solve_enumerate(
-    instance: PackInstance,
-    *,
-    time_limit: float | None = None,
-    seed: int | None = None,
-    verbose: bool = False,
+    instance: PackInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: NoOptions
 ) -> Result:
     """Section 4.3, first method: best partition into packs of <= k tasks (subset DP, O(3^n)).
 

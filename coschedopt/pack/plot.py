@@ -38,8 +38,3 @@ def plot_pack_schedule(instance: Any, schedule: Any, ax: Any) -> None:
     ax.set_xlabel("time")
     ax.set_ylabel("processors")
     ax.set_yticks(np.unique(np.linspace(0, p, min(p, 8) + 1).round().astype(int)))
-
-
-from . import register_plotter  # noqa: E402
-
-register_plotter("pack", plot_pack_schedule)

@@ -52,18 +52,3 @@ def draw_combos_schedule(instance: Any, schedule: Any, ax: Any) -> None:
     ax.set_ylabel("task")
     if 0 < len(colours) <= 16:
         ax.legend(title="combination", fontsize=7, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-
-
-def plot_combos_schedule(instance: Any, schedule: Any, path_or_ax: Any = None, *, title: str | None = None) -> Any:
-    """Draw ``schedule``; ``path_or_ax`` is an image path (written), a matplotlib Axes, or None.
-
-    Returns the matplotlib Figure.
-    """
-    from . import plot_schedule
-
-    return plot_schedule(instance, schedule, path_or_ax, title=title)
-
-
-from . import register_plotter  # noqa: E402
-
-register_plotter("combos", draw_combos_schedule, figsize=lambda instance: (10, 0.8 + 0.35 * max(instance.n, 3)))
