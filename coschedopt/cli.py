@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from . import __version__
@@ -105,6 +106,13 @@ def build_parser() -> argparse.ArgumentParser:
     pp.add_argument("-o", "--output", required=True, help="image file (.png, .svg, .pdf)")
     pp.add_argument("--title", default=None)
     pp.set_defaults(handler=_plot)
+
+    ep = sub.add_parser("export", help="write a solution in another format of its family (e.g. the evalys jobs CSV)")
+    ep.add_argument("solution", help="solution JSON written by 'solve -o'")
+    ep.add_argument("--instance", default=None, help="instance file (default: the one embedded in the solution)")
+    ep.add_argument("--format", "-f", default=None, help="export format (default: the family's first)")
+    ep.add_argument("-o", "--output", required=True, help="output file")
+    ep.set_defaults(handler=_export)
 
     mp = sub.add_parser("methods", help="list the registered methods (and their options)")
     mp.add_argument("family", nargs="?", default=None)
@@ -205,9 +213,8 @@ def _validate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plot(args: argparse.Namespace) -> int:
-    from .viz import plot_schedule
-
+def _solution_and_instance(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+    """The solution file's JSON, its instance (``--instance`` or embedded) and its checked schedule."""
     data = read_json(args.solution)
     if args.instance:
         inst = load_instance(args.instance)
@@ -220,6 +227,28 @@ def _plot(args: argparse.Namespace) -> int:
         raise InputError("no embedded instance: pass --instance FILE", where=args.solution)
     schedule = load_schedule(inst, args.solution)
     core_validate(inst, schedule)
+    return data, inst, schedule
+
+
+def _export(args: argparse.Namespace) -> int:
+    _, inst, schedule = _solution_and_instance(args)
+    fam = get_family(inst.kind)
+    if not fam.exporters:
+        raise InputError(f"family {fam.kind!r} has no export format", where="--format")
+    fmt = args.format or next(iter(fam.exporters))
+    if fmt not in fam.exporters:
+        raise InputError(
+            f"unknown format {fmt!r} for {fam.kind!r}; known: {', '.join(fam.exporters)}", where="--format"
+        )
+    fam.exporters[fmt](inst, schedule, Path(args.output))
+    print(f"wrote {args.output} ({fmt})", file=sys.stderr)
+    return 0
+
+
+def _plot(args: argparse.Namespace) -> int:
+    from .viz import plot_schedule
+
+    data, inst, schedule = _solution_and_instance(args)
     title = args.title or f"{inst.name} — {data.get('method', '') if isinstance(data, dict) else ''}".strip(" —")
     plot_schedule(inst, schedule, args.output, title=title)
     print(f"wrote {args.output}", file=sys.stderr)

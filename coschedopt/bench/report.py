@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core import InputError, get_family, resolve
 from .store import ResultStore
 from .suite import default_label
 from .table import REL_TOL, ResultTable, result_table, write_table
@@ -541,6 +542,26 @@ def suite_sections(
     return out
 
 
+def family_sections(table: ResultTable, suite: str, config: dict[str, Any], slug: str) -> list[Section]:
+    """The family's own sections (:attr:`Family.report`), e.g. a paper's table beside ours.
+
+    The family's function is called as ``report(rows, config, slug)`` with the
+    suite's rows of the tidy table and its suite file (as a dict), and returns
+    :class:`Section` objects (paragraphs, :class:`Table`, :class:`Figure`).
+    """
+    rows = table.where(suite=suite)
+    kinds = {r["family"] for r in rows}
+    out: list[Section] = []
+    for kind in sorted(kinds):
+        try:
+            family = get_family(kind)
+        except InputError:
+            continue
+        if family.report is not None:
+            out += resolve(family.report)(rows, config, slug)
+    return out
+
+
 # --------------------------------------------------------------------------- rendering
 
 
@@ -650,6 +671,7 @@ def write_report(db: str | os.PathLike, out_dir: str | os.PathLike, *, suite: st
     sections: list[Section] = []
     for s in suites:
         sections += suite_sections(table, s, configs[s], runs[s], _slug(s))
+        sections += family_sections(table, s, configs[s], _slug(s))
     title = "coschedopt benchmark report" + (f": {suites[0]}" if len(suites) == 1 else "")
     preamble = [
         f"Result store `{Path(db).name}`: {len(table.rows)} cells of {len(suites)} suite(s). Every number and figure "

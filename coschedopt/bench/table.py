@@ -6,15 +6,17 @@ metrics (for packs ``relative_cost``, ``packing_ratio``,
 ``relative_response_time``, ``packs``), then :data:`TRAILING`.
 
 Reference values per instance (over every stored cell of that instance, all
-suites and runs; objectives are minimised):
+suites and runs), in the sense of the family's objective (:attr:`Family.sense`;
+written here for minimisation, mirrored for maximisation):
 
 * ``best_known`` -- the best objective proven optimal by an exact method
   (``best_known_proven`` = true); when no exact method proved an optimum, the best
   objective any method found (``best_known_proven`` = false);
-* ``gap_to_best`` = (objective - best_known) / best_known;
-* ``best_bound`` -- the largest certified lower bound of any cell (an optimum is
-  its own bound); ``gap_to_bound`` = (objective - best_bound) / best_bound is a
-  certified upper bound on the gap to the optimum, even when it is unknown.
+* ``gap_to_best`` = (objective - best_known) / best_known, never negative;
+* ``best_bound`` -- the tightest certified bound of any cell (the largest lower
+  bound; an optimum is its own bound); ``gap_to_bound`` = (objective - best_bound)
+  / best_bound is a certified upper bound on the gap to the optimum, even when it
+  is unknown.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import InputError
+from ..core import InputError, get_family
 from .store import ResultStore
 
 LEADING = ("suite", "group", "family", "instance", "instance_id", "instance_seed")
@@ -66,26 +68,37 @@ class ResultTable:
         return [r for r in self.rows if all(r.get(k) == v for k, v in equal.items())]
 
 
-def _relative_gap(value: float | None, reference: float | None) -> float | None:
+def sense_of(family: str) -> int:
+    """+1 when the family minimises its objective, -1 when it maximises (unknown families: +1)."""
+    try:
+        return -1 if get_family(family).sense == "max" else 1
+    except InputError:
+        return 1
+
+
+def _relative_gap(value: float | None, reference: float | None, sign: int = 1) -> float | None:
     if value is None or reference is None:
         return None
     if reference == 0:
         return 0.0 if value == 0 else None
-    return (value - reference) / abs(reference)
+    return sign * (value - reference) / abs(reference)
 
 
 def reference_values(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per instance_id: best proven optimum, best objective found, best certified bound."""
     refs: dict[str, dict[str, Any]] = {}
+    signs: dict[str, int] = {}
     for r in rows:
+        sign = signs.setdefault(r["family"], sense_of(r["family"]))
+        best, tightest = (min, max) if sign > 0 else (max, min)
         ref = refs.setdefault(r["instance_id"], {"proven": None, "found": None, "bound": None})
         obj, lb = r["objective"], r["lower_bound"]
         if obj is not None:
             if r["exact"] and r["status"] == "OPTIMAL":
-                ref["proven"] = obj if ref["proven"] is None else min(ref["proven"], obj)
-            ref["found"] = obj if ref["found"] is None else min(ref["found"], obj)
+                ref["proven"] = obj if ref["proven"] is None else best(ref["proven"], obj)
+            ref["found"] = obj if ref["found"] is None else best(ref["found"], obj)
         if lb is not None:
-            ref["bound"] = lb if ref["bound"] is None else max(ref["bound"], lb)
+            ref["bound"] = lb if ref["bound"] is None else tightest(ref["bound"], lb)
     return refs
 
 
@@ -109,7 +122,9 @@ def result_table(
     size_cols: list[str] = []
     metric_cols: list[str] = []
     rows = []
+    signs: dict[str, int] = {}
     for r in raw:
+        sign = signs.setdefault(r["family"], sense_of(r["family"]))
         size = json.loads(r["size"])
         metrics = json.loads(r["metrics"])
         for k in size:
@@ -140,9 +155,9 @@ def result_table(
             "lower_bound": r["lower_bound"],
             "best_known": best,
             "best_known_proven": proven if best is not None else None,
-            "gap_to_best": _relative_gap(r["objective"], best),
+            "gap_to_best": _relative_gap(r["objective"], best, sign),
             "best_bound": ref["bound"],
-            "gap_to_bound": _relative_gap(r["objective"], ref["bound"]),
+            "gap_to_bound": _relative_gap(r["objective"], ref["bound"], sign),
             **metrics,
             "runtime_s": r["runtime_s"],
             "error": r["error"],

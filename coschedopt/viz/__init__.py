@@ -8,6 +8,6 @@ returns the figure.  matplotlib is imported here, never at ``import coschedopt``
 
 from __future__ import annotations
 
-from .figure import plot_schedule, save_figure
+from .figure import plot_schedule, png_bytes, save_figure
 
-__all__ = ["plot_schedule", "save_figure"]
+__all__ = ["plot_schedule", "png_bytes", "save_figure"]

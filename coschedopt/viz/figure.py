@@ -32,6 +32,15 @@ def save_figure(fig: Any, path: str | Path, *, dpi: int = 120) -> Path:
     return path
 
 
+def png_bytes(fig: Any, *, dpi: int = 110) -> bytes:
+    """``fig`` as PNG bytes (for reports that embed their figures)."""
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue()
+
+
 def plot_schedule(instance: Any, schedule: Any, target: Any = None, *, title: str | None = None) -> Any:
     """Draw ``schedule`` with its family's drawing; ``target`` is a file path (written),
     a matplotlib Axes, or None (a new figure).  Returns the matplotlib Figure."""

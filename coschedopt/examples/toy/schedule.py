@@ -1,0 +1,42 @@
+"""The toy schedule (an order), its objective recomputed from the data, and the independent validator."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...core import InputError
+from .instance import ToyInstance
+
+
+@dataclass(frozen=True)
+class ToySchedule:
+    """``order[i]`` is the index of the job in position i."""
+
+    order: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"order": list(self.order)}
+
+    @classmethod
+    def from_dict(cls, instance: ToyInstance, data: dict[str, Any]) -> ToySchedule:
+        order = data.get("order")
+        if not isinstance(order, list) or not all(isinstance(j, int) and not isinstance(j, bool) for j in order):
+            raise InputError(f"must be a list of job indices, got {order!r}", where="order")
+        return cls(tuple(order))
+
+
+def validate_schedule(instance: ToyInstance, schedule: ToySchedule) -> None:
+    """Raise ``ValueError`` unless the order is a permutation of the jobs."""
+    if sorted(schedule.order) != list(range(instance.n)):
+        raise ValueError(f"order {list(schedule.order)} is not a permutation of 0..{instance.n - 1}")
+
+
+def toy_objective(instance: ToyInstance, schedule: ToySchedule) -> float:
+    """sum_i (i + 1) * v[order[i]]."""
+    return float(sum((i + 1) * instance.values[j] for i, j in enumerate(schedule.order)))
+
+
+def toy_metrics(instance: ToyInstance, schedule: ToySchedule) -> dict[str, float]:
+    """``relative_objective``: the objective over sum(v) (1 for a single job)."""
+    return {"relative_objective": toy_objective(instance, schedule) / sum(instance.values)}

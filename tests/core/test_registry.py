@@ -1,0 +1,77 @@
+"""core/registry.py: families, methods, solve()."""
+
+from __future__ import annotations
+
+import pytest
+
+import coschedopt as cs
+from coschedopt.core import InputError, Result, Status, get_method, method
+from coschedopt.pack import PackSchedule
+from coschedopt.pack.generate import random_pack_instance
+
+
+def test_solve_recomputes_objective_and_rejects_invalid_schedules():
+    inst = random_pack_instance(3, 2, 2, seed=1)
+
+    @method("pack", "test-liar")
+    def liar(instance, **_):
+        """Claims cost 0 for a valid schedule."""
+        s = PackSchedule.from_indices(instance, [[(i, 2)] for i in range(instance.n)])
+        return Result(Status.FEASIBLE, schedule=s, objective=0.0)
+
+    @method("pack", "test-broken")
+    def broken(instance, **_):
+        """Returns a schedule that forgets a task."""
+        return Result(Status.FEASIBLE, schedule=PackSchedule.from_indices(instance, [[(0, 1)]]))
+
+    res = cs.solve(inst, "test-liar")
+    assert res.objective == pytest.approx(float(inst.times[:, 1].sum()))
+    assert res.method == "test-liar" and res.family == "pack" and res.runtime >= 0
+    with pytest.raises(RuntimeError, match="returned an invalid schedule: .*not scheduled"):
+        cs.solve(inst, "test-broken")
+
+
+def test_unknown_method_and_bad_time_limit():
+    inst = random_pack_instance(3, 2, 2, seed=1)
+    with pytest.raises(InputError, match="unknown method 'nope' for kind 'pack'; known: .*enumerate"):
+        cs.solve(inst, "nope")
+    with pytest.raises(InputError, match="time_limit must be a positive number"):
+        cs.solve(inst, "enumerate", time_limit=-1)
+    assert get_method("pack", "enumerate").exact
+
+
+def test_registering_a_name_twice_raises():
+    fam = cs.core.get_family("pack")
+    with pytest.raises(ValueError, match="family 'pack' is already registered"):
+        cs.core.register_family(fam)
+    with pytest.raises(ValueError, match="method 'enumerate' of family 'pack' is already registered"):
+        method("pack", "enumerate")(lambda instance, **_: None)
+    with pytest.raises(ValueError, match="already registered"):
+        method("pack", "test-unique-name", aliases=("ilp",))(lambda instance, **_: None)
+
+
+def test_an_alias_stands_for_its_method():
+    @method("toy-alias-family-free", "test-new-name", aliases=("test-old-name",))
+    def new(instance, **_):
+        """A method known by two names."""
+
+    assert cs.core.registry._METHOD_ALIASES["toy-alias-family-free"] == {"test-old-name": "test-new-name"}
+
+
+def test_options_are_checked_once_whichever_way_they_come():
+    inst = random_pack_instance(5, 4, 2, seed=0)
+    m = get_method("pack", "pack-by-pack-1")
+    by_keyword = cs.solve(inst, "pack-by-pack-1", eps=0.3)
+    by_mapping = cs.solve(inst, "pack-by-pack-1", options={"eps": 0.3})
+    by_object = cs.solve(inst, "pack-by-pack-1", options=m.options(eps=0.3))
+    direct = m.func(inst, eps=0.3)
+    assert by_keyword.objective == by_mapping.objective == by_object.objective == cs.objective(inst, direct.schedule)
+    for bad in ({"eps": 1.5}, {"eps": "0.3"}, {"epsilon": 0.3}):
+        with pytest.raises(InputError):
+            cs.solve(inst, "pack-by-pack-1", **bad)
+        with pytest.raises(InputError):
+            m.func(inst, **bad)
+    with pytest.raises(InputError, match="unknown option 'eps' of method 'enumerate'.*none"):
+        cs.solve(inst, "enumerate", eps=0.3)
+    with pytest.raises(InputError, match="takes EpsOptions, got RunsOptions"):
+        cs.solve(inst, "pack-by-pack-1", options=get_method("pack", "random-pack-9").options())
