@@ -17,7 +17,7 @@ from .instance import (
     combination_masks_up_to,
     repair_monotone,
 )
-from .metrics import combos_metrics, competitive_ratio, fcs_ratio_bound, trivial_lower_bound
+from .metrics import combos_metrics, competitive_ratio, describe, fcs_ratio_bound, trivial_lower_bound
 from .schedule import CombosSchedule, makespan, validate_schedule, work_done
 
 FAMILY = register_family(
@@ -32,7 +32,8 @@ FAMILY = register_family(
         objective=makespan,
         objective_name="makespan",
         metrics=combos_metrics,
-        describe=lambda inst: {"n": inst.n, "combinations": inst.m},
+        describe=describe,
+        report="coschedopt.combos.report:competitive_ratio_sections",
         repair=lambda data: CombosInstance.from_dict(data, repair_profiles=True),
         plotter="coschedopt.combos.plot:draw_combos_schedule",
         figsize=lambda instance: (10.0, 0.8 + 0.35 * max(instance.n, 3)),

@@ -45,3 +45,13 @@ def combos_metrics(instance: CombosInstance, schedule: CombosSchedule) -> dict[s
         "segments": float(len(schedule)),
         "combinations_used": float(len({frozenset(t) for t, _ in schedule.segments})),
     }
+
+
+def describe(instance: CombosInstance) -> dict[str, float | int]:
+    """Size keys of result tables: n, the number of combinations, and for the section 7
+    generator's systems the midpoint of their alpha range (the x of Figures 6-7)."""
+    size: dict[str, float | int] = {"n": instance.n, "combinations": instance.m}
+    lo, hi = instance.meta.get("alpha_low"), instance.meta.get("alpha_high")
+    if isinstance(lo, int | float) and isinstance(hi, int | float):
+        size["alpha"] = round((lo + hi) / 2, 6)
+    return size

@@ -51,6 +51,7 @@ when = { k = 2 }
 """
 
 
+@pytest.mark.slow
 def test_error_and_time_limit_cells_are_recorded_and_the_run_goes_on(write_suite, tmp_path):
     db = tmp_path / "r.sqlite"
     summary = run_suite(write_suite(FAILURES_SUITE), db=db, workers=2, progress=False)
@@ -108,6 +109,7 @@ seeds = [0, 1]
 """
 
 
+@pytest.mark.slow
 def test_resume_skips_finished_cells_and_rerun_replaces_them(write_suite, tmp_path):
     path = write_suite(SLOW_SUITE.replace("delay = 0.12", "delay = 0.0"))
     db = tmp_path / "r.sqlite"
@@ -123,6 +125,7 @@ def test_resume_skips_finished_cells_and_rerun_replaces_them(write_suite, tmp_pa
     assert query(db, "SELECT COUNT(*), COUNT(DISTINCT cell_key), MIN(run_id) FROM cells") == [(total, total, 3)]
 
 
+@pytest.mark.slow
 def test_run_killed_with_sigkill_resumes_with_every_cell_exactly_once(write_suite, tmp_path):
     path = write_suite(SLOW_SUITE)
     suite = load_suite(path)
@@ -214,6 +217,7 @@ seeds = [0, 1]
 """
 
 
+@pytest.mark.slow
 def test_dask_cluster_gives_the_same_objectives_as_the_local_pool(write_suite, tmp_path):
     distributed = pytest.importorskip("distributed")
     path = write_suite(PACK_SUITE)

@@ -1,4 +1,8 @@
-"""``coschedopt measure`` on tiny CPU- and memory-bound Python child processes (~2 s in all)."""
+"""``coschedopt measure`` on tiny CPU- and memory-bound Python child processes (~2 s in all).
+
+Measured quantities are checked only against bounds that machine load cannot break: load
+lengthens a command's wall time and lowers its CPU fraction, never the reverse.
+"""
 
 from __future__ import annotations
 
@@ -27,7 +31,7 @@ def test_measure_writes_a_valid_instance(tmp_path, capsys):
     )
     assert inst.kind == "combos" and inst.task_names == ("cpu", "mem") and inst.is_full
     assert np.all(inst.singleton_speed == 1.0)  # normalised to the solo run
-    assert np.all((inst.work > 0.25) & (inst.work < 5.0))  # solo wall time of a ~0.3 s command
+    assert np.all(inst.work >= 0.29)  # solo wall time of a command looping for 0.3 s: load only lengthens it
     member = inst.speeds > 0
     assert member.sum() == 4 and np.all(inst.a[member] <= 1.0)  # constraint (1) holds (repaired if noisy)
     assert inst.meta["measured_with"] == "procfs-cpu-fraction"
@@ -38,11 +42,11 @@ def test_measure_writes_a_valid_instance(tmp_path, capsys):
     assert cs.load_instance(path).m == 3
 
 
-def test_sleeping_process_measures_slower_than_busy_one():
+def test_sleeping_process_measures_a_low_cpu_fraction():
     inst = measure_commands([CPU, SLEEPY], combinations="pairs", warmup=0.05, sample=0.15, use_perf=False)
-    # /proc CPU fraction: the sleeper's raw solo speed is far below the busy loop's
+    # /proc CPU fraction: the sleeper is busy a few % of its wall time (load can only lower that)
     solo = inst.meta["solo_speed"]
-    assert solo[1] < 0.5 * solo[0]
+    assert 0 <= solo[1] < 0.5
 
 
 def test_command_that_fails_to_start():

@@ -104,6 +104,7 @@ def test_matching_equals_enumerate_for_k1(inst: PackInstance) -> None:
 # --------------------------------------------------------------------------- ILP cross-checks (slower)
 
 
+@pytest.mark.slow
 @settings(max_examples=70, deadline=None)
 @given(pack_instances(max_n=4, max_p=4))
 def test_ilp_highs_and_cbc_equal_enumerate(inst: PackInstance) -> None:

@@ -1,0 +1,120 @@
+"""The combos paper's Figures 6 and 7 and their table, drawn from a suite's rows of the tidy table.
+
+The competitive ratio of a cell is its makespan over the instance's proven optimum
+(the ``lp`` cell of the same system: the table's ``best_known`` when
+``best_known_proven``).  Rows are grouped by the size key ``alpha`` (the midpoint of
+the generator's alpha range); the search methods' labels are read as ``NAME k=K``
+when a suite gives several quantiles k of one strategy (as ``paper-combos`` does),
+else each label is its own line.  Named in :attr:`coschedopt.core.Family.report`.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from typing import Any
+
+SEARCHES = {"search-pi": "PI", "search-ei": "EI", "search-ucb": "UCB"}
+
+
+def ratios(rows: list[dict[str, Any]]) -> dict[tuple[str, str, Any], list[float]]:
+    """(method, label, alpha) -> the competitive ratios of the cells with a proven optimum."""
+    out: dict[tuple[str, str, Any], list[float]] = defaultdict(list)
+    for r in rows:
+        if r["exact"] or r["objective"] is None or not r["best_known_proven"] or not r["best_known"]:
+            continue
+        out[(r["method"], r["method_label"], r.get("alpha"))].append(r["objective"] / r["best_known"])
+    return out
+
+
+def competitive_ratio_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
+    """A table of mean (max) ratios per label and alpha, and Figures 6-7 when alpha varies."""
+    from ..bench.report import Figure, Section, Table
+
+    by = ratios(rows)
+    if not by:
+        return []
+    alphas = sorted({a for _, _, a in by if a is not None})
+    labels = list(dict.fromkeys(label for _, label, _ in sorted(by, key=lambda k: (k[0] != "fcs", k[0], k[1]))))
+    table = Table(
+        ["method", *([f"alpha {a:g}" for a in alphas] or ["all"])],
+        [],
+        caption="Competitive ratio = makespan / LP optimum of the same system, mean (max) over the systems "
+        "(section 3.3 of the paper); FCS is proven below 2 - 1/a* (Theorem 1).",
+    )
+    for label in labels:
+        cells = []
+        for a in alphas or [None]:
+            vals = [v for (m, lb, al), vs in by.items() if lb == label and al == a for v in vs]
+            cells.append(f"{statistics.fmean(vals):.3f} ({max(vals):.3f})" if vals else "–")
+        table.rows.append([label, *cells])
+    section = Section("Competitive ratios (the paper's Figures 6-7)", 3, [table])
+    if len(alphas) > 1:
+        section.blocks.append(
+            Figure(
+                _figure6(by, alphas),
+                f"{slug}-figure6.png",
+                "Figure 6: each search's mean ratio against alpha, one line per k.",
+            )
+        )
+        section.blocks.append(
+            Figure(
+                _figure7(by, alphas),
+                f"{slug}-figure7.png",
+                "Figure 7: the k of lowest mean ratio of each search beside FCS (dotted: max).",
+            )
+        )
+    return [section]
+
+
+def _series(by: dict, method: str, label: str, alphas: list[float]) -> tuple[list[float], list[float]]:
+    means, maxes = [], []
+    for a in alphas:
+        vals = by.get((method, label, a), [])
+        means.append(statistics.fmean(vals) if vals else float("nan"))
+        maxes.append(max(vals) if vals else float("nan"))
+    return means, maxes
+
+
+def _figure6(by: dict, alphas: list[float]) -> bytes:
+    from matplotlib.figure import Figure as MplFigure
+
+    from ..viz import png_bytes
+
+    searches = [m for m in SEARCHES if any(k[0] == m for k in by)]
+    fig = MplFigure(figsize=(4.6 * max(len(searches), 1) + 1, 3.8), layout="constrained")
+    axes = fig.subplots(1, max(len(searches), 1), squeeze=False, sharey=True)[0]
+    for ax, method in zip(axes, searches, strict=False):
+        for label in sorted({k[1] for k in by if k[0] == method}):
+            means, _ = _series(by, method, label, alphas)
+            ax.plot(alphas, means, marker="o", ms=4, label=label)
+        ax.set_title(SEARCHES[method])
+        ax.set_xlabel("alpha (midpoint of the range)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("competitive ratio (mean)")
+    return png_bytes(fig)
+
+
+def _figure7(by: dict, alphas: list[float]) -> bytes:
+    from matplotlib.figure import Figure as MplFigure
+
+    from ..viz import png_bytes
+
+    fig = MplFigure(figsize=(7.5, 4.2), layout="constrained")
+    ax = fig.subplots()
+    lines = [("fcs", label) for label in sorted({k[1] for k in by if k[0] == "fcs"})]
+    for method in SEARCHES:
+        labels = sorted({k[1] for k in by if k[0] == method})
+        if labels:
+            lines.append((method, min(labels, key=lambda lb: statistics.fmean(_series(by, method, lb, alphas)[0]))))
+    for method, label in lines:
+        means, maxes = _series(by, method, label, alphas)
+        (line,) = ax.plot(alphas, means, marker="s" if method == "fcs" else "o", ms=4, label=label)
+        ax.plot(alphas, maxes, ls=":", lw=0.8, color=line.get_color())
+    ax.axhline(2.0, color="red", lw=0.8, ls="--", label="FCS bound 2")
+    ax.set_xlabel("alpha (midpoint of the range)")
+    ax.set_ylabel("competitive ratio (mean; dotted: max)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return png_bytes(fig)

@@ -1,0 +1,90 @@
+"""combos/report.py: the paper's Figures 6-7 and their table, from a suite run through the harness."""
+
+from __future__ import annotations
+
+import pytest
+
+import coschedopt as cs
+from coschedopt.bench import load_suite, result_table, run_suite, write_report
+from coschedopt.bench.report import Figure, Table
+from coschedopt.combos.generate import random_combos_instance
+from coschedopt.combos.report import competitive_ratio_sections
+
+SUITE = """
+[suite]
+name = "combos-small"
+family = "combos"
+time_limit = 30
+
+[[instances]]
+generator = "combos"                  # the old flat name of `combos random` still works in suites
+group = "5 tasks"
+params = { tasks = 5, alpha_low = 0.1, alpha_high = 0.3 }
+seeds = [0, 1]
+
+[[instances]]
+generator = "random"
+group = "5 tasks"
+params = { tasks = 5, alpha_low = 0.6, alpha_high = 0.8 }
+seeds = [0, 1]
+
+[[methods]]
+name = "lp"
+
+[[methods]]
+name = "fcs"
+label = "FCS"
+
+[[methods]]
+name = "search-ucb"
+label = "UCB k=0.6"
+options = { k = 0.6, measure_time = 5 }
+
+[[methods]]
+name = "search-ucb"
+label = "UCB k=0.9"
+options = { k = 0.9, measure_time = 5 }
+
+[report]
+x = "alpha"
+"""
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    d = tmp_path_factory.mktemp("combos")
+    (d / "s.toml").write_text(SUITE)
+    summary = run_suite(d / "s.toml", db=d / "r.sqlite", workers=1, progress=False)
+    assert summary.done == summary.planned == 16
+    return d / "r.sqlite"
+
+
+def test_ratios_are_makespan_over_the_lp_optimum_of_the_same_system(db):
+    rows = result_table(db).rows
+    assert {r["alpha"] for r in rows} == {0.2, 0.7}
+    (section,) = competitive_ratio_sections(rows, {}, "s")
+    table = next(b for b in section.blocks if isinstance(b, Table))
+    assert table.headers == ["method", "alpha 0.2", "alpha 0.7"]
+    assert [r[0] for r in table.rows] == ["FCS", "UCB k=0.6", "UCB k=0.9"]
+    # recompute FCS at alpha 0.2 by hand
+    expected = []
+    for seed in (0, 1):
+        inst = random_combos_instance(5, 0.1, 0.3, seed=seed)
+        expected.append(cs.solve(inst, "fcs").objective / cs.solve(inst, "lp").objective)
+    mean, worst = sum(expected) / 2, max(expected)
+    assert table.rows[0][1] == f"{mean:.3f} ({worst:.3f})"
+    assert sum(isinstance(b, Figure) for b in section.blocks) == 2
+
+
+def test_the_report_carries_the_family_section(db, tmp_path):
+    paths = write_report(db, tmp_path / "report")
+    text = paths["markdown"].read_text()
+    assert "Competitive ratios (the paper's Figures 6-7)" in text
+    assert (tmp_path / "report" / "figures" / "combos-small-figure6.png").stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_the_paper_suite_expands_to_the_papers_experiment():
+    suite = load_suite("paper-combos")
+    assert len(suite.instances) == 9 * 50 and len(suite.cells) == 9 * 50 * 14
+    assert sorted({e.size["alpha"] for e in suite.instances}) == pytest.approx([0.1 * i for i in range(1, 10)])
