@@ -330,27 +330,8 @@ class CombosInstance:
             raise InputError(f"a combos instance must be a JSON object, got {type(data).__name__}")
         if data.get("kind", "combos") != "combos":
             raise InputError(f"expected kind 'combos', got {data.get('kind')!r}", where="kind")
-        tasks = data.get("tasks")
-        if not isinstance(tasks, list) or not tasks:
-            raise InputError(f"'tasks' must be a non-empty list of {{'name', 'work'}}, got {tasks!r}", where="tasks")
-        names, work = [], []
-        for i, t in enumerate(tasks):
-            if not isinstance(t, dict) or "work" not in t:
-                raise InputError(f"a task must be an object with 'name' and 'work', got {t!r}", where=f"tasks[{i}]")
-            names.append(str(t.get("name", f"T{i + 1}")))
-            w = t["work"]
-            if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w) or w <= 0:
-                raise InputError(
-                    f"task {names[-1]!r}: work must be a positive finite number, got {w!r}", where=f"tasks[{i}].work"
-                )
-            work.append(float(w))
+        names, work = _read_tasks(data.get("tasks"))
         n = len(names)
-        if n > MAX_TASKS:
-            raise InputError(f"n = {n} tasks: at most {MAX_TASKS} tasks per instance", where="tasks")
-        if len(set(names)) != n:
-            dup = next(x for x in names if names.count(x) > 1)
-            raise InputError(f"duplicate task name {dup!r}", where="tasks")
-        index = {nm: i for i, nm in enumerate(names)}
         combos = data.get("combinations")
         if combos is None:
             raise InputError(
@@ -358,41 +339,7 @@ class CombosInstance:
             )
         if not isinstance(combos, list):
             raise InputError(f"'combinations' must be a list, got {type(combos).__name__}", where="combinations")
-        masks = np.empty(len(combos), dtype=np.int64)
-        rows_all, cols_all, vals_all = [], [], []
-        for j, c in enumerate(combos):
-            where = f"combinations[{j}]"
-            if not isinstance(c, dict) or not isinstance(c.get("tasks"), list) or not isinstance(c.get("speeds"), list):
-                raise InputError(
-                    f"a combination must be {{'tasks': [names], 'speeds': [numbers]}}, got {c!r}", where=where
-                )
-            ct, cs = c["tasks"], c["speeds"]
-            if not ct:
-                raise InputError("a combination needs at least one task", where=where)
-            if len(cs) != len(ct):
-                raise InputError(
-                    f"{len(ct)} tasks but {len(cs)} speeds (one speed per task, in the same order)", where=where
-                )
-            mask = 0
-            for t, s in zip(ct, cs, strict=True):
-                if t not in index:
-                    raise InputError(
-                        f"unknown task {t!r} in combination {ct!r}; tasks are {', '.join(names)}",
-                        where=f"{where}.tasks",
-                    )
-                i = index[t]
-                if (mask >> i) & 1:
-                    raise InputError(f"task {t!r} listed twice in combination {ct!r}", where=f"{where}.tasks")
-                mask |= 1 << i
-                if isinstance(s, bool) or not isinstance(s, int | float) or not math.isfinite(s) or s <= 0:
-                    raise InputError(
-                        f"speed of task {t!r} in combination {ct!r} must be a positive finite number, got {s!r}",
-                        where=f"{where}.speeds",
-                    )
-                rows_all.append(i)
-                cols_all.append(j)
-                vals_all.append(float(s))
-            masks[j] = mask
+        masks, rows_all, cols_all, vals_all = _read_combinations(combos, names)
         speeds = np.zeros((n, len(combos)))
         speeds[rows_all, cols_all] = vals_all
         if repair_profiles:
@@ -506,3 +453,66 @@ def repair_monotone(speeds: np.ndarray, masks: np.ndarray) -> np.ndarray:
                 subs = (mi & ~mi[q]) == 0
                 a[i, sel[q]] = vi[subs].min()
     return a
+
+
+def _read_tasks(tasks: Any) -> tuple[list[str], list[float]]:
+    """The task names and works of an instance's ``tasks`` list, or one located InputError."""
+    if not isinstance(tasks, list) or not tasks:
+        raise InputError(f"'tasks' must be a non-empty list of {{'name', 'work'}}, got {tasks!r}", where="tasks")
+    names, work = [], []
+    for i, t in enumerate(tasks):
+        if not isinstance(t, dict) or "work" not in t:
+            raise InputError(f"a task must be an object with 'name' and 'work', got {t!r}", where=f"tasks[{i}]")
+        names.append(str(t.get("name", f"T{i + 1}")))
+        w = t["work"]
+        if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w) or w <= 0:
+            raise InputError(
+                f"task {names[-1]!r}: work must be a positive finite number, got {w!r}", where=f"tasks[{i}].work"
+            )
+        work.append(float(w))
+    n = len(names)
+    if n > MAX_TASKS:
+        raise InputError(f"n = {n} tasks: at most {MAX_TASKS} tasks per instance", where="tasks")
+    if len(set(names)) != n:
+        dup = next(x for x in names if names.count(x) > 1)
+        raise InputError(f"duplicate task name {dup!r}", where="tasks")
+    return names, work
+
+
+def _read_combinations(combos: list, names: list[str]) -> tuple[np.ndarray, list[int], list[int], list[float]]:
+    """Masks and (task, combination, speed) triples of an instance's ``combinations`` list."""
+    index = {nm: i for i, nm in enumerate(names)}
+    masks = np.empty(len(combos), dtype=np.int64)
+    rows_all, cols_all, vals_all = [], [], []
+    for j, c in enumerate(combos):
+        where = f"combinations[{j}]"
+        if not isinstance(c, dict) or not isinstance(c.get("tasks"), list) or not isinstance(c.get("speeds"), list):
+            raise InputError(f"a combination must be {{'tasks': [names], 'speeds': [numbers]}}, got {c!r}", where=where)
+        ct, cs = c["tasks"], c["speeds"]
+        if not ct:
+            raise InputError("a combination needs at least one task", where=where)
+        if len(cs) != len(ct):
+            raise InputError(
+                f"{len(ct)} tasks but {len(cs)} speeds (one speed per task, in the same order)", where=where
+            )
+        mask = 0
+        for t, s in zip(ct, cs, strict=True):
+            if t not in index:
+                raise InputError(
+                    f"unknown task {t!r} in combination {ct!r}; tasks are {', '.join(names)}",
+                    where=f"{where}.tasks",
+                )
+            i = index[t]
+            if (mask >> i) & 1:
+                raise InputError(f"task {t!r} listed twice in combination {ct!r}", where=f"{where}.tasks")
+            mask |= 1 << i
+            if isinstance(s, bool) or not isinstance(s, int | float) or not math.isfinite(s) or s <= 0:
+                raise InputError(
+                    f"speed of task {t!r} in combination {ct!r} must be a positive finite number, got {s!r}",
+                    where=f"{where}.speeds",
+                )
+            rows_all.append(i)
+            cols_all.append(j)
+            vals_all.append(float(s))
+        masks[j] = mask
+    return masks, rows_all, cols_all, vals_all

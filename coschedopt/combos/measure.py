@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import itertools
 import os
 import re
@@ -35,9 +36,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -297,6 +298,59 @@ def measure_commands(
     seconds, then stopped.  ``use_perf=None`` uses perf when it works.
     """
     log = sys.stderr if log is None else log
+    names, groups = _check_measure_request(commands, names, combinations, warmup, sample, interval)
+    if use_perf is None:
+        use_perf, why = perf_available()
+        if not use_perf:
+            print(
+                f"notice: {why}; measuring speed as the CPU-time fraction from /proc only "
+                "(eq. 7 without its IPC factor: contention for caches and memory bandwidth is not seen)",
+                file=log,
+            )
+    run = functools.partial(_run_group, warmup=warmup, sample=sample, interval=interval, use_perf=use_perf)
+    n = len(commands)
+    masks = [1 << i for i in range(n)]
+    cols: list[dict[int, float]] = [{i: 1.0} for i in range(n)]
+    with tempfile.TemporaryDirectory(prefix="coschedopt-measure-") as tmp:
+        solo_speed, work = _measure_alone(commands, names, functools.partial(run, tmpdir=tmp), log)
+        for g in groups:
+            cols.append(
+                _measure_together(commands, names, g, solo_speed, functools.partial(run, tmpdir=tmp), sample, log)
+            )
+            masks.append(sum(1 << i for i in g))
+    speeds = np.zeros((n, len(masks)))
+    for j, col in enumerate(cols):
+        for i, v in col.items():
+            speeds[i, j] = v
+    fixed = repair_monotone(speeds, np.array(masks, dtype=np.int64))
+    clipped = int(np.count_nonzero(fixed < speeds * (1 - 1e-12)))
+    if clipped:
+        print(
+            f"notice: {clipped} measured speed(s) broke constraint (1) (noise) and were clipped to the minimum over "
+            "their measured sub-combinations (at most the solo speed)",
+            file=log,
+        )
+    meta = {
+        "measured_with": "perf-ipc-x-cpu" if use_perf else "procfs-cpu-fraction",
+        "commands": list(commands),
+        "warmup": warmup,
+        "sample": sample,
+        "solo_speed": solo_speed.tolist(),
+        "clipped_speeds": clipped,
+        "units": "seconds of solo execution",
+    }
+    return CombosInstance(work, np.array(masks, dtype=np.int64), fixed, tuple(names), name, meta)
+
+
+def _check_measure_request(
+    commands: Sequence[str],
+    names: Sequence[str] | None,
+    combinations: str,
+    warmup: float,
+    sample: float,
+    interval: float,
+) -> tuple[list[str], list[tuple[int, ...]]]:
+    """The task names and the groups of commands to run together, or one InputError."""
     n = len(commands)
     if n < 1:
         raise InputError("give at least one command to measure", where="commands")
@@ -317,85 +371,49 @@ def measure_commands(
             raise InputError(
                 f"--{what} must be {'>= 0' if what == 'warmup' else '> 0'} seconds, got {x!r}", where=f"--{what}"
             )
-    if use_perf is None:
-        use_perf, why = perf_available()
-        if not use_perf:
-            print(
-                f"notice: {why}; measuring speed as the CPU-time fraction from /proc only "
-                "(eq. 7 without its IPC factor: contention for caches and memory bandwidth is not seen)",
-                file=log,
+    return names, groups
+
+
+def _measure_alone(
+    commands: Sequence[str], names: list[str], run: Callable[..., Any], log: TextIO
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each command run alone to completion: its raw speed and its wall time (the work)."""
+    n = len(commands)
+    solo_speed, work = np.zeros(n), np.zeros(n)
+    for i in range(n):
+        (v,), wall = run([names[i]], [commands[i]], solo=True)
+        if v <= 0:
+            raise InputError(
+                f"command {commands[i]!r} (task {names[i]!r}) used no CPU time when run alone; it cannot be measured",
+                where="commands",
             )
-    method = "perf-ipc-x-cpu" if use_perf else "procfs-cpu-fraction"
-    solo_speed = np.zeros(n)
-    work = np.zeros(n)
-    masks = [1 << i for i in range(n)]
-    cols: list[dict[int, float]] = [{i: 1.0} for i in range(n)]
-    with tempfile.TemporaryDirectory(prefix="coschedopt-measure-") as tmp:
-        for i in range(n):
-            (v,), wall = _run_group(
-                [names[i]],
-                [commands[i]],
-                solo=True,
-                warmup=warmup,
-                sample=sample,
-                interval=interval,
-                use_perf=use_perf,
-                tmpdir=tmp,
+        solo_speed[i], work[i] = v, wall
+        print(f"measured {names[i]} alone: {wall:.3f} s, speed {v:.4g}", file=log)
+    return solo_speed, work
+
+
+def _measure_together(
+    commands: Sequence[str],
+    names: list[str],
+    group: tuple[int, ...],
+    solo_speed: np.ndarray,
+    run: Callable[..., Any],
+    sample: float,
+    log: TextIO,
+) -> dict[int, float]:
+    """The speeds of ``group`` run together, relative to each command's solo speed (eq. 7)."""
+    speeds, _ = run([names[i] for i in group], [commands[i] for i in group], solo=False)
+    rel = {}
+    for i, v in zip(group, speeds, strict=True):
+        if v <= 0:
+            raise InputError(
+                f"task {names[i]!r} made no progress in combination "
+                f"{[names[x] for x in group]!r} during the {sample} s window; use a longer --sample",
+                where="commands",
             )
-            if v <= 0:
-                raise InputError(
-                    f"command {commands[i]!r} (task {names[i]!r}) used no CPU time when run alone; "
-                    "it cannot be measured",
-                    where="commands",
-                )
-            solo_speed[i], work[i] = v, wall
-            print(f"measured {names[i]} alone: {wall:.3f} s, speed {v:.4g}", file=log)
-        for g in groups:
-            speeds, _ = _run_group(
-                [names[i] for i in g],
-                [commands[i] for i in g],
-                solo=False,
-                warmup=warmup,
-                sample=sample,
-                interval=interval,
-                use_perf=use_perf,
-                tmpdir=tmp,
-            )
-            rel = {}
-            for i, v in zip(g, speeds, strict=True):
-                if v <= 0:
-                    raise InputError(
-                        f"task {names[i]!r} made no progress in combination "
-                        f"{[names[x] for x in g]!r} during the {sample} s window; use a longer --sample",
-                        where="commands",
-                    )
-                rel[i] = v / solo_speed[i]
-            masks.append(sum(1 << i for i in g))
-            cols.append(rel)
-            print(f"measured {[names[i] for i in g]}: " + ", ".join(f"{names[i]} {rel[i]:.3f}" for i in g), file=log)
-    m = len(masks)
-    speeds = np.zeros((n, m))
-    for j, col in enumerate(cols):
-        for i, v in col.items():
-            speeds[i, j] = v
-    fixed = repair_monotone(speeds, np.array(masks, dtype=np.int64))
-    clipped = int(np.count_nonzero(fixed < speeds * (1 - 1e-12)))
-    if clipped:
-        print(
-            f"notice: {clipped} measured speed(s) broke constraint (1) (noise) and were clipped to the minimum over "
-            "their measured sub-combinations (at most the solo speed)",
-            file=log,
-        )
-    meta = {
-        "measured_with": method,
-        "commands": list(commands),
-        "warmup": warmup,
-        "sample": sample,
-        "solo_speed": solo_speed.tolist(),
-        "clipped_speeds": clipped,
-        "units": "seconds of solo execution",
-    }
-    return CombosInstance(work, np.array(masks, dtype=np.int64), fixed, tuple(names), name, meta)
+        rel[i] = v / solo_speed[i]
+    print(f"measured {[names[i] for i in group]}: " + ", ".join(f"{names[i]} {rel[i]:.3f}" for i in group), file=log)
+    return rel
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:

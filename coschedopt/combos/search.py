@@ -226,6 +226,50 @@ class SpeedBounds:
         return mean, sigma, self.known[cols] | (sigma == 0)
 
 
+def _check_search_args(acquisition: str, measure_time: float, k: float, a_plus: str) -> None:
+    if acquisition not in ACQUISITIONS:
+        raise InputError(f"unknown acquisition {acquisition!r}; known: {', '.join(ACQUISITIONS)}", where="acquisition")
+    if a_plus not in A_PLUS_READINGS:
+        raise InputError(f"unknown reading of a^+ {a_plus!r}; known: {', '.join(A_PLUS_READINGS)}", where="a_plus")
+    if (
+        isinstance(measure_time, bool)
+        or not isinstance(measure_time, int | float)
+        or not (math.isfinite(measure_time) and measure_time > 0)
+    ):
+        raise InputError(
+            f"measure_time must be a positive number of time units, got {measure_time!r}", where="measure_time"
+        )
+    if isinstance(k, bool) or not isinstance(k, int | float) or not 0.5 < k < 1:
+        raise InputError(f"the quantile k must satisfy 0.5 < k < 1 (eq. 6), got {k!r}", where="k")
+
+
+def a_plus_value(a_plus: str, mean: np.ndarray, pinned: np.ndarray, previous_max: float | None) -> float:
+    """a^+ of PI and EI under the chosen reading (module docstring): the previous iteration's
+    max estimate (``previous-max``), this one's (``current-max``), or the best known speed
+    (``best-known``: singletons of unfinished tasks are candidates and always known)."""
+    current_max = float(mean.max())
+    if a_plus == "previous-max":
+        return current_max if previous_max is None else previous_max
+    if a_plus == "current-max":
+        return current_max
+    return float(mean[pinned].max())
+
+
+def run_combination(
+    remaining: np.ndarray, rows: np.ndarray, speeds: np.ndarray, b: np.ndarray, limit: float | None
+) -> float:
+    """Run the tasks ``rows`` together at ``speeds`` until the first finishes, or for at most
+    ``limit``; updates ``remaining`` in place (finished tasks exactly 0) and returns the duration."""
+    to_finish = remaining[rows] / speeds
+    first = float(to_finish.min())
+    d = first if limit is None else min(limit, first)
+    remaining[rows] -= speeds * d
+    if d >= first:
+        remaining[rows[to_finish <= first * (1 + 1e-12)]] = 0.0
+    remaining[remaining <= DONE_RTOL * b] = 0.0
+    return d
+
+
 def search_masks(
     instance: CombosInstance,
     acquisition: str,
@@ -241,20 +285,7 @@ def search_masks(
 
     ``a_plus`` selects the reading of a^+ in PI and EI (``A_PLUS_READINGS``, module docstring).
     """
-    if acquisition not in ACQUISITIONS:
-        raise InputError(f"unknown acquisition {acquisition!r}; known: {', '.join(ACQUISITIONS)}", where="acquisition")
-    if a_plus not in A_PLUS_READINGS:
-        raise InputError(f"unknown reading of a^+ {a_plus!r}; known: {', '.join(A_PLUS_READINGS)}", where="a_plus")
-    if (
-        isinstance(measure_time, bool)
-        or not isinstance(measure_time, int | float)
-        or not (math.isfinite(measure_time) and measure_time > 0)
-    ):
-        raise InputError(
-            f"measure_time must be a positive number of time units, got {measure_time!r}", where="measure_time"
-        )
-    if isinstance(k, bool) or not isinstance(k, int | float) or not 0.5 < k < 1:
-        raise InputError(f"the quantile k must satisfy 0.5 < k < 1 (eq. 6), got {k!r}", where="k")
+    _check_search_args(acquisition, measure_time, k, a_plus)
     rng = make_rng(seed)
     z_k = NormalDist().inv_cdf(k)
     a, b = instance.a, instance.b
@@ -281,28 +312,15 @@ def search_masks(
             break
         cand = cand[(masks[cand] & done) == 0]
         mean, sigma, pinned = state.estimate(cand)
-        current_max = float(mean.max())
-        if a_plus == "previous-max":
-            best = current_max if previous_max is None else previous_max
-        elif a_plus == "current-max":
-            best = current_max
-        else:  # best-known: singletons of unfinished tasks are candidates and always known
-            best = float(mean[pinned].max())
-        previous_max = current_max
+        best = a_plus_value(a_plus, mean, pinned, previous_max)
+        previous_max = float(mean.max())
         ties = best_candidates(acquisition, mean, sigma, best)
         pick = int(ties[rng.integers(ties.size)]) if ties.size > 1 else int(ties[0])
         j = int(cand[pick])
         rows = np.flatnonzero(state.member[:, j])
-        speeds = a[rows, j]
-        to_finish = remaining[rows] / speeds
-        first = float(to_finish.min())
         exploit = bool(pinned[pick])
-        d = first if exploit else min(float(measure_time), first)
+        d = run_combination(remaining, rows, a[rows, j], b, None if exploit else float(measure_time))
         measured = d >= measure_time * (1 - 1e-12)  # "at least 10 time unit of run time to measure"
-        remaining[rows] -= speeds * d
-        if d >= first:
-            remaining[rows[to_finish <= first * (1 + 1e-12)]] = 0.0
-        remaining[remaining <= DONE_RTOL * b] = 0.0
         for i in rows[remaining[rows] == 0.0]:
             done |= 1 << int(i)
         segments.append((int(masks[j]), d))
