@@ -34,23 +34,25 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyomo.environ as pyo
-from pyomo.contrib.solver.common.results import TerminationCondition
-from pyomo.contrib.solver.solvers.highs import Highs
 
 from ...core import Deadline, MethodOptions, Result, Status, method, option
 from ..instance import PackInstance
 from ..schedule import PackSchedule, pack_cost, validate_schedule
 from .common import one_task_per_pack_schedule, simple_lower_bound
 
+if TYPE_CHECKING:  # Pyomo is imported where a model is built: `coschedopt --help` does not pay for it
+    import pyomo.environ as pyo
+
 # --------------------------------------------------------------------------- model (Pyomo)
 
 
 def build_theorem4_model(instance: PackInstance, *, symmetry_breaking: bool = False) -> pyo.ConcreteModel:
     """The ILP of Theorem 4 as a Pyomo model, indices 1-based as in the paper."""
+    import pyomo.environ as pyo
+
     n, p, k = instance.n, instance.processors, instance.max_pack_size
     m = pyo.ConcreteModel(name=f"theorem4-{instance.name}")
     m.I = pyo.RangeSet(1, n)  # tasks i
@@ -180,6 +182,9 @@ def solve_ilp(
     :func:`simple_lower_bound` if larger (``stats`` has both).  HiGHS's log goes to
     stderr when ``verbose``.
     """
+    from pyomo.contrib.solver.common.results import TerminationCondition
+    from pyomo.contrib.solver.solvers.highs import Highs
+
     symmetry_breaking, mip_gap = options.symmetry_breaking, options.mip_gap
     deadline = Deadline(time_limit)
     n, p = instance.n, instance.processors
