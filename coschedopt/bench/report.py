@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import InputError, get_family, resolve
+from ..core.io import check_output_dir, output_error
 from .store import ResultStore
 from .suite import default_label
 from .table import REL_TOL, ResultTable, result_table, write_table
@@ -724,6 +725,7 @@ def write_report(db: str | os.PathLike, out_dir: str | os.PathLike, *, suite: st
 
     Returns the paths written.  Every number comes from :func:`.table.result_table`.
     """
+    out = check_output_dir(out_dir)
     store = ResultStore(db, create=False)
     try:
         table = result_table(store, suite=suite)
@@ -732,9 +734,6 @@ def write_report(db: str | os.PathLike, out_dir: str | os.PathLike, *, suite: st
         runs = {s: [r for r in store.runs() if r["suite"] == s] for s in suites}
     finally:
         store.close()
-    out = Path(out_dir)
-    figdir = out / "figures"
-    figdir.mkdir(parents=True, exist_ok=True)
     sections: list[Section] = []
     for s in suites:
         sections += suite_sections(table, s, configs[s], runs[s], _slug(s))
@@ -746,6 +745,17 @@ def write_report(db: str | os.PathLike, out_dir: str | os.PathLike, *, suite: st
     ]
     if not table.rows:
         preamble.append("The store holds no finished cell yet.")
+    try:
+        return _write_files(out, table, title, preamble, sections)
+    except OSError as exc:
+        raise output_error(exc.filename or out, exc) from None
+
+
+def _write_files(
+    out: Path, table: ResultTable, title: str, preamble: list[str], sections: list[Section]
+) -> dict[str, Path]:
+    figdir = out / "figures"
+    figdir.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}
     for sec in sections:
         for b in sec.blocks:
