@@ -19,6 +19,7 @@ from typing import Any
 from . import __version__
 from .core import (
     InputError,
+    MethodRefused,
     Status,
     check_options,
     get_family,
@@ -32,7 +33,7 @@ from .core import families as list_families
 from .core import solve as core_solve
 from .core import validate as core_validate
 from .core.commands import COMMANDS, expand_aliases, generators
-from .core.io import check_output_file, instance_from_dict, output_error, save_instance, write_json
+from .core.io import check_output_file, instance_from_dict, output_error, save_instance, write_json, write_text
 from .core.options import parse_option_text
 
 #: seconds an exact method runs from the command line unless ``--time-limit`` says otherwise
@@ -163,6 +164,31 @@ def build_parser() -> argparse.ArgumentParser:
     ep.add_argument("--format", "-f", default=None, help="export format (default: the family's first)")
     ep.add_argument("-o", "--output", required=True, help="output file")
     ep.set_defaults(handler=_export)
+
+    cp = sub.add_parser(
+        "compare",
+        help="run several methods on one instance and print one table",
+        description="Run methods on one instance, one after the other, and print one table: status, objective, "
+        "bound, gap to the best bound any of them certified, and time. A method that refuses the instance "
+        "(its size, its k) gets a row saying so.",
+    )
+    cp.add_argument("instance", help="instance JSON file")
+    which = cp.add_mutually_exclusive_group(required=True)
+    which.add_argument("--methods", "-m", type=_names, metavar="A,B,...", help="comma-separated method names")
+    which.add_argument("--all", action="store_true", help="every method of the instance's family")
+    cp.add_argument(
+        "--time-limit",
+        "-t",
+        type=_time_limit,
+        default=None,
+        metavar="S",
+        help=f"seconds per method (default: {DEFAULT_EXACT_TIME_LIMIT:g} for exact methods, none for heuristics; "
+        "'none' lifts it)",
+    )
+    cp.add_argument("--seed", type=int, default=0, help="random seed of every method (default 0)")
+    cp.add_argument("--repair", action="store_true", help="repair profiles breaking the model's assumptions")
+    cp.add_argument("-o", "--output", default=None, help="also write the table to this CSV file")
+    cp.set_defaults(handler=_compare)
 
     mp = sub.add_parser("methods", help="list the registered methods (and their options)")
     mp.add_argument("family", nargs="?", default=None)
@@ -380,6 +406,102 @@ def _plot(args: argparse.Namespace) -> int:
     title = args.title or f"{inst.name} — {data.get('method', '') if isinstance(data, dict) else ''}".strip(" —")
     path = save_figure(plot_schedule(inst, schedule, title=title), args.output)
     print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected comma-separated method names, got {text!r}")
+    return names
+
+
+COMPARE_COLUMNS = ("method", "kind", "status", "objective", "bound", "gap_to_best_bound", "runtime_s", "message")
+
+
+def compare_rows(inst: Any, names: list[str], given_limit: float | None, seed: int) -> tuple[list[dict], bool]:
+    """One row per method (see :data:`COMPARE_COLUMNS`) and whether Ctrl-C cut the comparison short.
+
+    ``gap_to_best_bound`` compares each objective with the best bound any method
+    certified (the largest lower bound when minimising, the smallest upper bound
+    when maximising): an upper limit on its gap to the optimum.
+    """
+    fam = get_family(inst.kind)
+    rows: list[dict[str, Any]] = []
+    interrupted = False
+    for name in names:
+        m = get_method(inst.kind, name)
+        row: dict[str, Any] = dict.fromkeys(COMPARE_COLUMNS)
+        row.update(method=m.name, kind="exact" if m.exact else "heuristic", message="")
+        print(f"compare: {m.name} ...", file=sys.stderr)
+        try:
+            res = core_solve(inst, m.name, time_limit=effective_time_limit(given_limit, m.exact), seed=seed)
+        except MethodRefused as exc:
+            row.update(status="REFUSED", message=str(exc))
+        except KeyboardInterrupt:
+            interrupted = True
+            break
+        except Exception as exc:  # one failing method must not lose the others' rows
+            row.update(status="ERROR", message=f"{type(exc).__name__}: {exc}")
+        else:
+            row.update(
+                status=str(res.status),
+                objective=res.objective,
+                bound=res.lower_bound,
+                runtime_s=res.runtime,
+                message=res.message,
+            )
+            interrupted = bool(res.stats.get("interrupted"))
+        rows.append(row)
+        if interrupted:
+            break
+    bounds = [r["bound"] for r in rows if r["bound"] is not None]
+    best = (max if fam.sense == "min" else min)(bounds) if bounds else None
+    sign = 1 if fam.sense == "min" else -1
+    for r in rows:
+        if r["objective"] is not None and best is not None and best != 0:
+            r["gap_to_best_bound"] = max(0.0, sign * (r["objective"] - best) / abs(best))
+    return rows, interrupted
+
+
+def _compare(args: argparse.Namespace) -> int:
+    inst = load_instance(args.instance, repair=args.repair)
+    names = methods(inst.kind) if args.all else [get_method(inst.kind, n).name for n in args.methods]
+    if args.output:
+        check_output_file(args.output, example="compare.csv")
+    rows, interrupted = compare_rows(inst, names, args.time_limit, args.seed)
+    fam = get_family(inst.kind)
+    shown = [
+        [
+            r["method"],
+            r["kind"],
+            r["status"],
+            _fmt(r["objective"]),
+            _fmt(r["bound"]),
+            "-" if r["gap_to_best_bound"] is None else f"{100 * r['gap_to_best_bound']:.3f} %",
+            "-" if r["runtime_s"] is None else f"{r['runtime_s']:.3f}",
+            (r["message"] or "")[:60],
+        ]
+        for r in rows
+    ]
+    head = ["method", "kind", "status", fam.objective_name, "bound", "gap to best bound", "time (s)", "message"]
+    widths = [max(len(h), *(len(row[i]) for row in shown)) for i, h in enumerate(head)]
+    print(f"{inst.name} ({_describe(inst)})")
+    for row in [head, *shown]:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    if args.output:
+        import csv
+        import io
+
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=COMPARE_COLUMNS)
+        writer.writeheader()
+        writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in rows)
+        write_text(args.output, buf.getvalue())
+        print(f"wrote {args.output}", file=sys.stderr)
+    if interrupted:
+        print("coschedopt: interrupted: the methods run so far are above", file=sys.stderr)
+        return 130
     return 0
 
 

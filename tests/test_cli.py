@@ -272,3 +272,46 @@ def test_validate_says_when_the_solution_was_made_for_another_instance(inst_file
     assert "note: " in err and "was made for instance 'random-n6-p5-k3-s9', which differs from" in err
     code, _, err = run(capsys, "validate", str(other), str(sol))
     assert code == 0 and err == ""
+
+
+def test_compare_prints_one_table_and_writes_it_as_csv(inst_file, tmp_path, capsys):
+    # item 18: comparing methods on one instance took a suite file
+    import csv
+
+    out_csv = tmp_path / "cmp.csv"
+    code, out, _ = run(
+        capsys,
+        "compare",
+        str(inst_file),
+        "--methods",
+        "enumerate,pack-approx,matching,random-pack-1",
+        "-o",
+        str(out_csv),
+    )
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1].split()[:5] == ["method", "kind", "status", "cost", "bound"]
+    assert [line.split()[0] for line in lines[2:]] == ["enumerate", "pack-approx", "matching", "random-pack-1"]
+    rows = {r["method"]: r for r in csv.DictReader(out_csv.open())}
+    assert rows["matching"]["status"] == "REFUSED" and "k = 1 or 2" in rows["matching"]["message"]
+    optimum = float(rows["enumerate"]["objective"])
+    assert rows["enumerate"]["status"] == "OPTIMAL" and float(rows["enumerate"]["gap_to_best_bound"]) == 0
+    for name in ("pack-approx", "random-pack-1"):
+        gap = float(rows[name]["gap_to_best_bound"])
+        assert gap == pytest.approx((float(rows[name]["objective"]) - optimum) / optimum)
+    code, _, err = run(capsys, "compare", str(inst_file), "--methods", "enumerate,nope")
+    assert code == 2 and "unknown method 'nope'" in err
+    with pytest.raises(SystemExit):  # --methods or --all is needed
+        main(["compare", str(inst_file)])
+
+
+def test_compare_all_runs_every_method_of_the_family(tmp_path, capsys):
+    f = tmp_path / "tiny.json"
+    run(capsys, "generate", "random", "--tasks", "4", "--processors", "3", "-k", "2", "-o", str(f))
+    code, out, _ = run(capsys, "compare", str(f), "--all", "--time-limit", "60")
+    assert code == 0
+    from coschedopt import methods
+
+    listed = [line.split()[0] for line in out.splitlines()[2:]]
+    assert listed == methods("pack")
+    assert all(" OPTIMAL " in line for line in out.splitlines()[2:] if " exact " in line)

@@ -101,8 +101,8 @@ def _new_file_mode(path: Path) -> int:
         return 0o666 & ~mask
 
 
-def write_json(path: str | os.PathLike, data: Any) -> None:
-    """Write ``data`` atomically (temp file + rename): a crash never leaves half a file.
+def write_text(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` atomically (temp file + rename): a crash never leaves half a file.
 
     A file replaced keeps its permissions; a new one gets the umask's (``mkstemp``
     alone would make it 0600).  A path that cannot be written raises one
@@ -115,9 +115,8 @@ def write_json(path: str | os.PathLike, data: Any) -> None:
     except OSError as exc:
         raise output_error(path, exc) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1, allow_nan=False)
-            fh.write("\n")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
         os.chmod(tmp, _new_file_mode(p))
         os.replace(tmp, p)
     except OSError as exc:
@@ -126,6 +125,11 @@ def write_json(path: str | os.PathLike, data: Any) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_json(path: str | os.PathLike, data: Any) -> None:
+    """Write ``data`` as JSON atomically, as :func:`write_text` does (NaN and infinities refused)."""
+    write_text(path, json.dumps(data, indent=1, allow_nan=False) + "\n")
 
 
 def instance_from_dict(data: Any, *, repair: bool = False) -> Any:
