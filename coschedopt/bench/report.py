@@ -11,8 +11,11 @@ For every suite in the store:
 * mean running time per method and group (the paper's Table 1);
 * gap to the optimum (mean / max per method and ``x``), and the certified gap bound
   where the optimum is unknown;
-* status counts, the failed cells (``ERROR``, ``TIME_LIMIT``) with their messages,
-  consistency checks (no objective below a certified bound), and each run's provenance.
+* status counts, the failed cells (``ERROR``, or killed by the harness without a result)
+  with their messages, the cells stopped at their time limit with a result (finished
+  cells, listed with their gaps), consistency checks (no objective below a certified
+  bound), and each run's provenance;
+* at the top, how many planned cells of each group are still missing, when some are.
 
 The Markdown file links the figures as PNG files next to it; the HTML page embeds
 them (base64), so it can be mailed or archived as one file.  The table itself is
@@ -36,6 +39,7 @@ from typing import Any
 
 from ..core import InputError, get_family, resolve
 from ..core.io import check_output_dir, output_error
+from .cell import is_failure, is_time_limited
 from .store import ResultStore
 from .suite import default_label
 from .table import REL_TOL, ResultTable, result_table, write_table
@@ -242,6 +246,8 @@ class SuiteView:
     heuristics: list[str]
     exacts: list[str]
     colors: dict[str, str]
+    #: per (group, label) of the suite's plan: cells planned and finished (:meth:`ResultStore.plan_progress`)
+    plan: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def report_cfg(self) -> dict[str, Any]:
@@ -276,7 +282,12 @@ PALETTE = (
 
 
 def suite_view(
-    table: ResultTable, suite: str, config: dict[str, Any], runs: list[dict[str, Any]], slug: str
+    table: ResultTable,
+    suite: str,
+    config: dict[str, Any],
+    runs: list[dict[str, Any]],
+    slug: str,
+    plan: list[dict[str, Any]] | None = None,
 ) -> SuiteView:
     rows = table.where(suite=suite)
     group_order, label_order = _config_order(config)
@@ -293,12 +304,16 @@ def suite_view(
         heuristics=heuristics,
         exacts=exacts,
         colors={label: PALETTE[i % len(PALETTE)] for i, label in enumerate(plotted)},
+        plan=list(plan or []),
     )
 
 
 def intro_section(table: ResultTable, suite: str, v: SuiteView) -> Section:
     head = v.config.get("suite", {})
     intro = Section(v.report_cfg.get("title") or f"Suite `{suite}`", level=2)
+    missing = missing_cells_paragraph(suite, v.plan)
+    if missing:
+        intro.blocks.append(missing)
     if head.get("description"):
         intro.blocks.append(str(head["description"]).strip())
     counts: dict[str, int] = defaultdict(int)
@@ -312,6 +327,25 @@ def intro_section(table: ResultTable, suite: str, v: SuiteView) -> Section:
         + (f". Figures are drawn against `{v.x}`." if v.x else ".")
     )
     return intro
+
+
+def missing_cells_paragraph(suite: str, plan: list[dict[str, Any]]) -> str | None:
+    """``Missing cells: 909 of 944 planned ...`` with the count per group; ``None`` when none is missing."""
+    planned = sum(p["planned"] for p in plan)
+    missing = planned - sum(p["finished"] for p in plan)
+    if not missing:
+        return None
+    per_group: dict[str, list[int]] = {}
+    for p in plan:
+        counts = per_group.setdefault(p["group"] or "group not recorded", [0, 0])
+        counts[0] += p["planned"] - p["finished"]
+        counts[1] += p["planned"]
+    groups = "; ".join(f"{g}: {m} of {n}" for g, (m, n) in per_group.items() if m)
+    return (
+        f"**Missing cells: {missing} of {planned} planned cells have no result** ({groups}). "
+        f"Everything below is drawn from the {planned - missing} finished cells only; "
+        f"`coschedopt bench run {suite}` with the same `--db` runs the rest."
+    )
 
 
 def _best_heuristic(grows: list[dict[str, Any]], heuristics: list[str], all_proven: bool) -> tuple[str | None, tuple]:
@@ -464,27 +498,16 @@ def status_section(v: SuiteView) -> Section:
 
 def failed_section(v: SuiteView) -> Section:
     x = v.x
-    failed = [r for r in v.rows if r["status"] in ("ERROR", "TIME_LIMIT")]
+    failed = [r for r in v.rows if is_failure(r["status"], r["objective"], r["lower_bound"])]
     fsec = Section("Failed cells", 3)
     if not failed:
-        fsec.blocks.append("None: every cell finished with a result.")
+        fsec.blocks.append("None: every finished cell has a result (cells stopped at their time limit are below).")
         return fsec
     ft = Table(
-        [
-            "group",
-            "instance",
-            *([x] if x else []),
-            "method",
-            "seed",
-            "status",
-            "objective",
-            "lower bound",
-            "runtime (s)",
-            "error",
-        ],
+        ["group", "instance", *([x] if x else []), "method", "seed", "status", "runtime (s)", "error"],
         [],
-        caption="Cells that raised (ERROR) or stopped at their time limit (TIME_LIMIT, with the best "
-        "objective and bound they reached).",
+        caption="Cells without a result: they raised or their worker crashed (ERROR), or the harness killed them "
+        "past their kill_after (TIME_LIMIT without objective or bound).",
     )
     for r in failed:
         err = (r["error"] or "").replace("\n", " ")
@@ -496,14 +519,57 @@ def failed_section(v: SuiteView) -> Section:
                 r["method_label"],
                 str(r["seed"]),
                 r["status"],
-                _fmt(r["objective"], 8),
-                _fmt(r["lower_bound"], 8),
                 _fmt(r["runtime_s"], 3),
                 err[:300] + ("..." if len(err) > 300 else ""),
             ]
         )
     fsec.blocks.append(ft)
     return fsec
+
+
+def time_limited_section(v: SuiteView) -> Section | None:
+    """Cells stopped by their time limit with a result: finished cells, listed with their gaps."""
+    x = v.x
+    limited = [r for r in v.rows if is_time_limited(r["status"], r["objective"], r["lower_bound"])]
+    if not limited:
+        return None
+    t = Table(
+        [
+            "group",
+            "instance",
+            *([x] if x else []),
+            "method",
+            "seed",
+            "objective",
+            "own bound",
+            "own gap",
+            "gap to best bound",
+            "runtime (s)",
+        ],
+        [],
+        caption="Cells stopped by their time limit with their best objective and certified bound (not failures: "
+        "they count in every table above). Own gap: (objective - own bound) / objective; gap to best bound: "
+        "against the best bound of any method on that instance.",
+    )
+    for r in limited:
+        own = None
+        if r["objective"] is not None and r["lower_bound"] is not None and r["objective"] != 0:
+            own = abs(r["objective"] - r["lower_bound"]) / abs(r["objective"])
+        t.rows.append(
+            [
+                r["group"],
+                r["instance"],
+                *([_fmt(r[x])] if x else []),
+                r["method_label"],
+                str(r["seed"]),
+                _fmt(r["objective"], 8),
+                _fmt(r["lower_bound"], 8),
+                _pct(own),
+                _pct(r["gap_to_bound"]),
+                _fmt(r["runtime_s"], 3),
+            ]
+        )
+    return Section("Time-limited cells", 3, [t])
 
 
 def _check_row(problem: str, r: dict[str, Any]) -> list[str]:
@@ -592,10 +658,17 @@ def provenance_section(v: SuiteView) -> Section:
 
 
 def suite_sections(
-    table: ResultTable, suite: str, config: dict[str, Any], runs: list[dict[str, Any]], slug: str
+    table: ResultTable,
+    suite: str,
+    config: dict[str, Any],
+    runs: list[dict[str, Any]],
+    slug: str,
+    *,
+    plan: list[dict[str, Any]] | None = None,
 ) -> list[Section]:
-    """The generic sections of one suite's report, in order (each drawn from the tidy table)."""
-    v = suite_view(table, suite, config, runs, slug)
+    """The generic sections of one suite's report, in order (each drawn from the tidy table;
+    ``plan``, the suite's planned and finished cells per group and method, says what is missing)."""
+    v = suite_view(table, suite, config, runs, slug, plan)
     sections = [
         intro_section(table, suite, v),
         headline_section(v),
@@ -604,6 +677,7 @@ def suite_sections(
         gap_section(v),
         status_section(v),
         failed_section(v),
+        time_limited_section(v),
         checks_section(v),
         provenance_section(v),
     ]
@@ -729,20 +803,28 @@ def write_report(db: str | os.PathLike, out_dir: str | os.PathLike, *, suite: st
     store = ResultStore(db, create=False)
     try:
         table = result_table(store, suite=suite)
-        suites = [suite] if suite else list(dict.fromkeys(r["suite"] for r in table.rows))
+        suites = [suite] if suite else list(dict.fromkeys([*(r["suite"] for r in table.rows), *store.suites()]))
         configs = {s: store.latest_suite_config(s) for s in suites}
         runs = {s: [r for r in store.runs() if r["suite"] == s] for s in suites}
+        plans = {s: store.plan_progress(s) for s in suites}
     finally:
         store.close()
     sections: list[Section] = []
     for s in suites:
-        sections += suite_sections(table, s, configs[s], runs[s], _slug(s))
+        sections += suite_sections(table, s, configs[s], runs[s], _slug(s), plan=plans[s])
         sections += family_sections(table, s, configs[s], _slug(s))
     title = "coschedopt benchmark report" + (f": {suites[0]}" if len(suites) == 1 else "")
     preamble = [
         f"Result store `{Path(db).name}`: {len(table.rows)} cells of {len(suites)} suite(s). Every number and figure "
         "below is computed from the tidy table `results.csv` written next to this report (`coschedopt bench export`)."
     ]
+    planned = sum(p["planned"] for ps in plans.values() for p in ps)
+    missing = planned - sum(p["finished"] for ps in plans.values() for p in ps)
+    if missing:
+        preamble.append(
+            f"**Partial results: {missing} of {planned} planned cells are missing** (not run yet, or the run was "
+            "stopped); each suite's first section says where. Figures and tables show the finished cells only."
+        )
     if not table.rows:
         preamble.append("The store holds no finished cell yet.")
     try:

@@ -11,19 +11,18 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..core import available_cores
-from .cell import now_iso
+from .cell import is_failure, is_time_limited, now_iso
 from .executors import DaskExecutor, LocalPool
 from .progress import ProgressBar, format_duration
 from .provenance import collect_provenance
 from .store import ResultStore
 from .suite import Cell, Suite, load_suite
-
-FAILED_STATUSES = ("ERROR", "TIME_LIMIT")
 
 
 @dataclass
@@ -37,11 +36,14 @@ class RunSummary:
     failed: int
     seconds: float
     executor: str
+    #: cells stopped by their time limit with a result (a schedule or a certified bound): not failures
+    time_limited: int = 0
 
     def __str__(self) -> str:
         return (
             f"suite {self.suite!r}: {self.done} cells run, {self.skipped} already in {self.db}, "
-            f"{self.failed} failed (ERROR or TIME_LIMIT), {format_duration(self.seconds)} on {self.executor}"
+            f"{self.failed} failed (ERROR: raised, crashed or killed), {self.time_limited} stopped at their "
+            f"time limit with a result, {format_duration(self.seconds)} on {self.executor}"
         )
 
 
@@ -68,6 +70,7 @@ def _payloads(s: Suite, todo: list[Cell]) -> list[dict[str, Any]]:
 class _Counts:
     done: int = 0
     failed: int = 0
+    time_limited: int = 0
 
 
 def _store_records(
@@ -84,12 +87,14 @@ def _store_records(
         cell = by_key[record["key"]]
         store.record_cell(cell, instances[cell.instance_id].source, record, run_id)
         counts.done += 1
-        bad = record["status"] in FAILED_STATUSES
+        result = (record["status"], record.get("objective"), record.get("lower_bound"))
+        bad = is_failure(*result)
         counts.failed += bad
+        counts.time_limited += is_time_limited(*result)
         if counts.done % 20 == 0 or bad:
             store.update_run(run_id, cells_done=counts.done, cells_failed=counts.failed)
         if bar:
-            bar.update(done=1, failed=int(bad))
+            bar.update(done=1, failed=int(bad), method=cell.label, seconds=record.get("runtime_s"))
 
 
 def run_suite(
@@ -133,7 +138,14 @@ def run_suite(
         run_id = store.start_run(s, collect_provenance(), executor.description, command)
         store.update_run(run_id, cells_planned=len(cells), cells_skipped=len(finished), cells_done=0, cells_failed=0)
         if progress:
-            bar = ProgressBar(len(cells), skipped=len(finished), label=f"{s.name} ", stream=stream)
+            bar = ProgressBar(
+                len(cells),
+                skipped=len(finished),
+                label=f"{s.name} ",
+                stream=stream,
+                todo=Counter(c.label for c in todo),
+                parallel=executor.parallel,
+            )
             bar.draw(force=True)
         _store_records(executor, s, todo, store, run_id, counts, bar)
         status = "finished"
@@ -147,6 +159,7 @@ def run_suite(
             failed=counts.failed,
             seconds=time.monotonic() - start,
             executor=executor.description,
+            time_limited=counts.time_limited,
         )
     finally:
         executor.close(kill=status != "finished")

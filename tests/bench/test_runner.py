@@ -255,6 +255,31 @@ def test_dask_local_cluster_runs_a_suite(write_suite, tmp_path):
     assert statuses["toy-exact/toy-n5-k2-s0"] == "OPTIMAL"
 
 
+def test_the_eta_counts_each_methods_cells_at_its_own_time_and_waits_for_every_method():
+    # issue 39, item 7: the ETA read 25:01 at 35/944 for a run of 2:47 (slow exact cells first)
+    from coschedopt.bench.progress import ProgressBar
+
+    bar = ProgressBar(105, stream=io.StringIO(), todo={"exact": 5, "heuristic": 100}, parallel=2)
+    assert bar.eta() is None
+    bar.update(done=1, method="exact", seconds=10.0)
+    bar.update(done=1, method="exact", seconds=12.0)
+    assert bar.eta() is None and "ETA --:--" in bar.line()  # no heuristic has finished: no estimate
+    bar.update(done=1, method="heuristic", seconds=0.02)
+    assert bar.eta() == pytest.approx((3 * 11.0 + 99 * 0.02) / 2)
+    for _ in range(3):
+        bar.update(done=1, method="exact", seconds=11.0)
+    assert bar.eta() == pytest.approx(99 * 0.02 / 2)  # only heuristics left
+
+
+def test_the_summary_counts_time_limited_cells_with_a_result_apart_from_failures(write_suite, tmp_path):
+    # issue 39, item 6: toy-limited stops at its limit with a schedule and a bound: not a failure
+    db = tmp_path / "r.sqlite"
+    summary = run_suite(write_suite(FAILURES_SUITE), db=db, workers=2, progress=False)
+    assert (summary.failed, summary.time_limited) == (6, 2)  # 2 boom, 2 refuse, 1 crash, 1 killed
+    assert "6 failed" in str(summary) and "2 stopped at their time limit with a result" in str(summary)
+    assert query(db, "SELECT cells_failed FROM runs") == [(6,)]
+
+
 def test_progress_bar_shows_done_total_failures_and_eta():
     from coschedopt.bench.progress import ProgressBar
 
