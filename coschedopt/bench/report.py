@@ -40,6 +40,7 @@ from typing import Any
 from ..core import InputError, get_family, resolve
 from ..core.io import check_output_dir, output_error
 from .cell import is_failure, is_time_limited
+from .figures import MetricInfo, figure_caption, is_optimal_row, metric_figure, metric_info
 from .store import ResultStore
 from .suite import default_label
 from .table import REL_TOL, ResultTable, result_table, write_table
@@ -115,30 +116,6 @@ def infer_x(table: ResultTable, rows: list[dict[str, Any]], config: dict[str, An
     return best
 
 
-def _is_optimal_row(r: dict[str, Any]) -> bool:
-    return (
-        r["exact"]
-        and r["status"] == "OPTIMAL"
-        and r["objective"] is not None
-        and r["best_known_proven"]
-        and abs(r["objective"] - r["best_known"]) <= REL_TOL * max(1.0, abs(r["best_known"]))
-    )
-
-
-def optimum_metric(rows: list[dict[str, Any]], metric: str) -> float | None:
-    """Mean of ``metric`` over the instances of ``rows`` at their proven optimum (``None`` unless
-    every instance has one); the optimum's metric is that of the first exact method reaching it."""
-    per_instance: dict[str, float | None] = {}
-    for r in rows:
-        per_instance.setdefault(r["instance_id"], None)
-        if per_instance[r["instance_id"]] is None and _is_optimal_row(r) and r.get(metric) is not None:
-            per_instance[r["instance_id"]] = r[metric]
-    vals = list(per_instance.values())
-    if not vals or any(v is None for v in vals):
-        return None
-    return statistics.fmean(vals)  # type: ignore[arg-type]
-
-
 def _mean(vals: Iterable[float | None]) -> float | None:
     v = [x for x in vals if x is not None]
     return statistics.fmean(v) if v else None
@@ -147,65 +124,6 @@ def _mean(vals: Iterable[float | None]) -> float | None:
 def _max(vals: Iterable[float | None]) -> float | None:
     v = [x for x in vals if x is not None]
     return max(v) if v else None
-
-
-# --------------------------------------------------------------------------- figures
-
-
-def metric_figure(
-    rows: list[dict[str, Any]], groups: list[str], metric: str, x: str, labels: list[str], colors: dict[str, Any]
-) -> bytes:
-    """PNG: ``metric`` against ``x``, one panel per group, one line per label, the optimum dashed."""
-    from matplotlib.figure import Figure as MplFigure
-    from matplotlib.ticker import MaxNLocator
-
-    ncols = len(groups)
-    fig = MplFigure(figsize=(4.4 * ncols + 1.6, 3.6), dpi=110, layout="constrained")
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
-    markers = "osD^v<>pPX*h"
-    for ax, group in zip(axes, groups, strict=True):
-        grows = [r for r in rows if r["group"] == group]
-        xs = sorted({r[x] for r in grows if r[x] is not None}, key=_sort_key)
-        numeric = all(isinstance(v, int | float) for v in xs)
-        pos = {v: (v if numeric else i) for i, v in enumerate(xs)}
-        for i, label in enumerate(labels):
-            pts = []
-            for v in xs:
-                m = _mean(r.get(metric) for r in grows if r["method_label"] == label and r[x] == v)
-                if m is not None:
-                    pts.append((pos[v], m))
-            if pts:
-                ax.plot(
-                    *zip(*pts, strict=True),
-                    marker=markers[i % len(markers)],
-                    ms=4,
-                    lw=1.2,
-                    color=colors[label],
-                    label=label,
-                )
-        opt = [(pos[v], optimum_metric([r for r in grows if r[x] == v], metric)) for v in xs]
-        opt = [(a, b) for a, b in opt if b is not None]
-        if opt:
-            ax.plot(*zip(*opt, strict=True), "k--", marker="o", mfc="none", ms=5, lw=1.4, label="optimum")
-        ax.set_title(group, fontsize=10)
-        ax.set_xlabel(x)
-        ax.set_ylabel(metric.replace("_", " "))
-        if not numeric:
-            ax.set_xticks(list(pos.values()), [str(v) for v in xs])
-        elif all(isinstance(v, int) for v in xs):
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.grid(alpha=0.3)
-    handles, names = [], []
-    for ax in axes:
-        for h, n in zip(*ax.get_legend_handles_labels(), strict=True):
-            if n not in names:
-                handles.append(h)
-                names.append(n)
-    if handles:
-        fig.legend(handles, names, loc="outside right center", fontsize=8, frameon=False)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
 
 
 # --------------------------------------------------------------------------- sections
@@ -248,6 +166,8 @@ class SuiteView:
     colors: dict[str, str]
     #: per (group, label) of the suite's plan: cells planned and finished (:meth:`ResultStore.plan_progress`)
     plan: list[dict[str, Any]] = field(default_factory=list)
+    #: the family's metric definitions and objective-scaled metrics
+    info: MetricInfo = field(default_factory=lambda: MetricInfo({}, frozenset()))
 
     @property
     def report_cfg(self) -> dict[str, Any]:
@@ -305,6 +225,7 @@ def suite_view(
         exacts=exacts,
         colors={label: PALETTE[i % len(PALETTE)] for i, label in enumerate(plotted)},
         plan=list(plan or []),
+        info=metric_info(config.get("suite", {}).get("family") or next((r["family"] for r in rows), None)),
     )
 
 
@@ -408,16 +329,42 @@ def figures_section(table: ResultTable, v: SuiteView) -> Section | None:
     for metric in metrics:
         if not any(r.get(metric) is not None for r in v.rows):
             continue
-        png = metric_figure(v.rows, v.groups, metric, v.x, v.plotted, v.colors)
-        caption = (
-            f"{metric.replace('_', ' ').capitalize()} against {v.x}, one line per "
-            + ("heuristic" if v.heuristics else "method")
-            + " (mean over instances and seeds); dashed black: the optimum where proven for every instance."
-        )
+        fig = metric_figure(v.rows, v.groups, metric, v.x, v.plotted, v.colors, v.info)
+        caption = figure_caption(metric, v.x, v.info, "heuristic" if v.heuristics else "method")
         if metric in v.captions:
             caption += f" {v.captions[metric]}"
-        fsec.blocks.append(Figure(png, f"{v.slug}-{metric}.png", caption))
+        fsec.blocks.append(Figure(png_bytes(fig), f"{v.slug}-{metric}.png", caption))
     return fsec
+
+
+def png_bytes(fig: Any) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def definitions_section(table: ResultTable, v: SuiteView) -> Section:
+    """What each column of the figures and tables means: the family's metrics, then the harness's gaps."""
+    sec = Section("Definitions", 3)
+    kind = v.config.get("suite", {}).get("family") or next((r["family"] for r in v.rows), "?")
+    shown = [m for m in table.metric_columns if any(r.get(m) is not None for r in v.rows)]
+    for m in shown:
+        text = v.info.definitions.get(m, f"(family {kind!r} gives no definition)")
+        sec.blocks.append(f"`{m}`: {text}")
+    obj = v.info.objective_name
+    if v.info.sense == "min":
+        gap, bound, best = "(objective - optimum) / optimum", "(objective - best bound) / best bound", "largest lower"
+    else:
+        gap, bound, best = "(optimum - objective) / optimum", "(best bound - objective) / best bound", "smallest upper"
+    sec.blocks += [
+        f"Gap to the optimum (`gap_to_best`): {gap}, where the optimum is the best {obj} an exact method "
+        "proved optimal for the instance (over every stored cell of that instance).",
+        f"Best bound (`best_bound`): the {best} bound any method certified for the instance (a proven optimum "
+        f"is its own bound). Gap to the bound (`gap_to_bound`): {bound}, an upper limit on the gap to the "
+        "optimum even where the optimum is unknown.",
+        "Own gap of a time-limited cell: |objective - its own bound| / |objective|, as the method reports it.",
+    ]
+    return sec
 
 
 def runtime_section(v: SuiteView) -> Section:
@@ -600,7 +547,7 @@ def checks_section(v: SuiteView) -> Section:
         and r["status"] == "OPTIMAL"
         and r["best_known_proven"]
         and r["objective"] is not None
-        and not _is_optimal_row(r)
+        and not is_optimal_row(r)
     ]
     if not below and not disagree:
         csec.blocks.append(
@@ -672,6 +619,7 @@ def suite_sections(
     sections = [
         intro_section(table, suite, v),
         headline_section(v),
+        definitions_section(table, v),
         figures_section(table, v),
         runtime_section(v),
         gap_section(v),
