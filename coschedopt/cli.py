@@ -33,6 +33,7 @@ from .core import families as list_families
 from .core import solve as core_solve
 from .core import validate as core_validate
 from .core.commands import COMMANDS, expand_aliases, generators
+from .core.deadline import stop_on_interrupt
 from .core.io import check_output_file, instance_from_dict, output_error, save_instance, write_json, write_text
 from .core.options import parse_option_text
 
@@ -278,8 +279,9 @@ def _solve(args: argparse.Namespace) -> int:
     if args.output:
         check_output_file(args.output)  # before the work, not after it
     time_limit = effective_time_limit(args.time_limit, m.exact)
-    res = core_solve(inst, args.method, time_limit=time_limit, seed=args.seed, verbose=args.verbose, options=opts)
-    interrupted = bool(res.stats.get("interrupted"))
+    with stop_on_interrupt() as stop:  # a first Ctrl-C stops the method with its best result
+        res = core_solve(inst, args.method, time_limit=time_limit, seed=args.seed, verbose=args.verbose, options=opts)
+    interrupted = _mark_interrupted(res, stop.requested)
     data = res.to_dict()
     if args.output:
         write_json(args.output, {**data, "instance": inst.to_dict()})
@@ -291,6 +293,16 @@ def _solve(args: argparse.Namespace) -> int:
         print("coschedopt: interrupted: the best schedule and bound found so far are above", file=sys.stderr)
         return 130
     return 0 if res.status is not Status.ERROR else 1
+
+
+def _mark_interrupted(res: Any, requested: bool) -> bool:
+    """Whether Ctrl-C stopped the method (seen by the CLI, or by a solver that caught it); says so in ``res``."""
+    if not (requested or res.stats.get("interrupted")):
+        return False
+    res.stats["interrupted"] = True
+    note = "interrupted (Ctrl-C): the best schedule and bound found so far"
+    res.message = f"{note}; {res.message}" if res.message else note
+    return True
 
 
 def _print_result(args: argparse.Namespace, inst: Any, res: Any, time_limit: float | None) -> None:
@@ -435,7 +447,8 @@ def compare_rows(inst: Any, names: list[str], given_limit: float | None, seed: i
         row.update(method=m.name, kind="exact" if m.exact else "heuristic", message="")
         print(f"compare: {m.name} ...", file=sys.stderr)
         try:
-            res = core_solve(inst, m.name, time_limit=effective_time_limit(given_limit, m.exact), seed=seed)
+            with stop_on_interrupt() as stop:
+                res = core_solve(inst, m.name, time_limit=effective_time_limit(given_limit, m.exact), seed=seed)
         except MethodRefused as exc:
             row.update(status="REFUSED", message=str(exc))
         except KeyboardInterrupt:
@@ -451,7 +464,8 @@ def compare_rows(inst: Any, names: list[str], given_limit: float | None, seed: i
                 runtime_s=res.runtime,
                 message=res.message,
             )
-            interrupted = bool(res.stats.get("interrupted"))
+            interrupted = _mark_interrupted(res, stop.requested)
+            row["message"] = res.message
         rows.append(row)
         if interrupted:
             break

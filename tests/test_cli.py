@@ -315,3 +315,43 @@ def test_compare_all_runs_every_method_of_the_family(tmp_path, capsys):
     listed = [line.split()[0] for line in out.splitlines()[2:]]
     assert listed == methods("pack")
     assert all(" OPTIMAL " in line for line in out.splitlines()[2:] if " exact " in line)
+
+
+def test_ctrl_c_keeps_the_incumbent_and_its_bound_and_exits_130(tmp_path):
+    # item 17: Ctrl-C threw the incumbent away; a method polling its Deadline now stops at its next poll
+    import signal
+    import subprocess
+    import sys
+
+    from coschedopt.examples.toy import ToyInstance
+
+    inst, sol = tmp_path / "toy.json", tmp_path / "sol.json"
+    inst.write_text(json.dumps(ToyInstance(values=(3.0, 1.0, 2.0, 5.0), name="t").to_dict()))
+    code = "import sys, tests.bench.toy_family; from coschedopt.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "solve", str(inst), "-m", "toy-anytime", "-t", "none", "-o", str(sol)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
+    )
+    assert proc.stderr.readline().strip() == "toy-anytime: started"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert "status" in out and "TIME_LIMIT" in out and "interrupted (Ctrl-C)" in out
+    data = json.loads(sol.read_text())  # written with -o: schedule and certified bound
+    assert data["status"] == "TIME_LIMIT" and data["stats"]["interrupted"] is True
+    assert data["schedule"] == {"order": [0, 1, 2, 3]} and data["lower_bound"] > 0
+
+
+def test_a_stop_request_expires_every_deadline_only_inside_stop_on_interrupt():
+    from coschedopt.core import Deadline
+    from coschedopt.core.deadline import request_stop, stop_on_interrupt, stop_requested
+
+    with stop_on_interrupt() as stop:
+        d = Deadline(None)
+        assert not d.expired()
+        request_stop()
+        assert d.expired() and d.remaining() == 0 and Deadline(100).expired()
+    assert stop.requested and not stop_requested() and not Deadline(None).expired()
