@@ -326,7 +326,8 @@ def _print_result(args: argparse.Namespace, inst: Any, res: Any, time_limit: flo
     if res.message:
         rows.append(("message", res.message))
     if res.schedule is not None and fam.metrics is not None:
-        rows += [(key, f"{val:.4g}") for key, val in fam.metrics(inst, res.schedule).items()]
+        shown = {key for key, _ in rows}  # a metric named like the objective is already there
+        rows += [(key, f"{val:.4g}") for key, val in fam.metrics(inst, res.schedule).items() if key not in shown]
     if args.output:
         rows.append(("written", args.output))
     width = max(len(key) for key, _ in rows)
