@@ -54,6 +54,17 @@ def _time_limit(text: str) -> float:
     return value
 
 
+def _add_time_limit(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--time-limit",
+        "-t",
+        type=_time_limit,
+        default=None,
+        metavar="S",
+        help=f"{what} (default: {DEFAULT_EXACT_TIME_LIMIT:g} for exact methods, none for heuristics; 'none' lifts it)",
+    )
+
+
 def effective_time_limit(given: float | None, exact: bool) -> float | None:
     """The time limit a command-line solve runs with: ``given``, else the default of exact methods."""
     if given is None:
@@ -124,15 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("instance", nargs="?", help="instance JSON file")
     sp.add_argument("--method", "-m", required=True, help="method name (see 'coschedopt methods')")
-    sp.add_argument(
-        "--time-limit",
-        "-t",
-        type=_time_limit,
-        default=None,
-        metavar="S",
-        help=f"seconds; returns the best found so far (default: {DEFAULT_EXACT_TIME_LIMIT:g} for exact methods, "
-        "none for heuristics; 'none' lifts it)",
-    )
+    _add_time_limit(sp, "seconds; returns the best found so far")
     sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sp.add_argument(
         "--option", "-O", action="append", default=[], metavar="NAME=VALUE", help="method option (JSON value)"
@@ -177,15 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     which = cp.add_mutually_exclusive_group(required=True)
     which.add_argument("--methods", "-m", type=_names, metavar="A,B,...", help="comma-separated method names")
     which.add_argument("--all", action="store_true", help="every method of the instance's family")
-    cp.add_argument(
-        "--time-limit",
-        "-t",
-        type=_time_limit,
-        default=None,
-        metavar="S",
-        help=f"seconds per method (default: {DEFAULT_EXACT_TIME_LIMIT:g} for exact methods, none for heuristics; "
-        "'none' lifts it)",
-    )
+    _add_time_limit(cp, "seconds per method")
     cp.add_argument("--seed", type=int, default=0, help="random seed of every method (default 0)")
     cp.add_argument("--repair", action="store_true", help="repair profiles breaking the model's assumptions")
     cp.add_argument("-o", "--output", default=None, help="also write the table to this CSV file")

@@ -78,7 +78,10 @@ def test_error_and_time_limit_cells_are_recorded_and_the_run_goes_on(write_suite
     # a method killing its worker process costs exactly its own cell
     status, _, _, error = rows["toy-crash", "toy-n5-k2-s0"]
     assert status == "ERROR" and "worker process died (exit code 7)" in error
-    assert summary.failed == 2 + 2 + 2 + 1 + 1  # boom, refuse, limited, stubborn, crash
+    # toy-limited stopped at its limit with a schedule and a bound: finished, not failed (issue 39, item 6)
+    assert summary.failed == 2 + 2 + 1 + 1  # boom, refuse, stubborn (killed), crash
+    assert summary.time_limited == 2
+    assert "6 failed" in str(summary) and "2 stopped at their time limit with a result" in str(summary)
     (run,) = ResultStore(db).runs()
     assert run["status"] == "finished" and run["cells_done"] == 12 and run["cells_failed"] == summary.failed
 
@@ -269,15 +272,6 @@ def test_the_eta_counts_each_methods_cells_at_its_own_time_and_waits_for_every_m
     for _ in range(3):
         bar.update(done=1, method="exact", seconds=11.0)
     assert bar.eta() == pytest.approx(99 * 0.02 / 2)  # only heuristics left
-
-
-def test_the_summary_counts_time_limited_cells_with_a_result_apart_from_failures(write_suite, tmp_path):
-    # issue 39, item 6: toy-limited stops at its limit with a schedule and a bound: not a failure
-    db = tmp_path / "r.sqlite"
-    summary = run_suite(write_suite(FAILURES_SUITE), db=db, workers=2, progress=False)
-    assert (summary.failed, summary.time_limited) == (6, 2)  # 2 boom, 2 refuse, 1 crash, 1 killed
-    assert "6 failed" in str(summary) and "2 stopped at their time limit with a result" in str(summary)
-    assert query(db, "SELECT cells_failed FROM runs") == [(6,)]
 
 
 def test_progress_bar_shows_done_total_failures_and_eta():
