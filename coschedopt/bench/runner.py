@@ -42,7 +42,7 @@ class RunSummary:
     def __str__(self) -> str:
         return (
             f"suite {self.suite!r}: {self.done} cells run, {self.skipped} already in {self.db}, "
-            f"{self.failed} failed (ERROR: raised, crashed or killed), {self.time_limited} stopped at their "
+            f"{self.failed} failed (raised, crashed, or killed without a result), {self.time_limited} stopped at their "
             f"time limit with a result, {format_duration(self.seconds)} on {self.executor}"
         )
 
