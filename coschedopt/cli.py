@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +19,7 @@ from typing import Any
 from . import __version__
 from .core import (
     InputError,
+    MethodRefused,
     Status,
     check_options,
     get_family,
@@ -30,8 +33,43 @@ from .core import families as list_families
 from .core import solve as core_solve
 from .core import validate as core_validate
 from .core.commands import COMMANDS, expand_aliases, generators
-from .core.io import instance_from_dict, save_instance, write_json
+from .core.deadline import stop_on_interrupt
+from .core.io import check_output_file, instance_from_dict, output_error, save_instance, write_json, write_text
 from .core.options import parse_option_text
+
+#: seconds an exact method runs from the command line unless ``--time-limit`` says otherwise
+DEFAULT_EXACT_TIME_LIMIT = 600.0
+
+
+def _time_limit(text: str) -> float:
+    """``--time-limit``: a positive number of seconds, or ``none`` (no limit, as ``math.inf``)."""
+    if text.strip().lower() in ("none", "inf", "infinity"):
+        return math.inf
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds or 'none', got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds or 'none', got {text!r}")
+    return value
+
+
+def _add_time_limit(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--time-limit",
+        "-t",
+        type=_time_limit,
+        default=None,
+        metavar="S",
+        help=f"{what} (default: {DEFAULT_EXACT_TIME_LIMIT:g} for exact methods, none for heuristics; 'none' lifts it)",
+    )
+
+
+def effective_time_limit(given: float | None, exact: bool) -> float | None:
+    """The time limit a command-line solve runs with: ``given``, else the default of exact methods."""
+    if given is None:
+        return DEFAULT_EXACT_TIME_LIMIT if exact else None
+    return None if math.isinf(given) else given
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -49,6 +87,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("coschedopt: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`coschedopt generate ... | head`): stop quietly, as a
+        # program killed by SIGPIPE would; stdout goes to the null device so that the
+        # interpreter's last flush does not fail again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 141
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,19 +126,28 @@ def build_parser() -> argparse.ArgumentParser:
             gp.add_argument("-o", "--output", default="-", help="output JSON file (default: stdout)")
             gp.set_defaults(handler=_generate, generator=g, generator_dests=dests)
 
-    sp = sub.add_parser("solve", help="solve an instance with a registered method")
-    sp.add_argument("instance", help="instance JSON file")
+    sp = sub.add_parser(
+        "solve",
+        help="solve an instance with a registered method",
+        description="Solve an instance with a registered method. Exact methods stop after "
+        f"{DEFAULT_EXACT_TIME_LIMIT:g} s unless --time-limit says otherwise; Ctrl-C stops a method that "
+        "supports it with its best schedule and bound (written with -o), exit status 130.",
+    )
+    sp.add_argument("instance", nargs="?", help="instance JSON file")
     sp.add_argument("--method", "-m", required=True, help="method name (see 'coschedopt methods')")
-    sp.add_argument("--time-limit", "-t", type=float, default=None, help="seconds; returns the best found so far")
+    _add_time_limit(sp, "seconds; returns the best found so far")
     sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sp.add_argument(
         "--option", "-O", action="append", default=[], metavar="NAME=VALUE", help="method option (JSON value)"
+    )
+    sp.add_argument(
+        "--help-options", action="store_true", help="list the options of --method (type, default, meaning) and exit"
     )
     sp.add_argument("--repair", action="store_true", help="repair profiles breaking the model's assumptions")
     sp.add_argument("--json", action="store_true", help="print exactly one JSON object (the Result) on stdout")
     sp.add_argument("--verbose", "-v", action="store_true", help="progress of the method on stderr")
     sp.add_argument("-o", "--output", default=None, help="write the solution (result + instance) to this JSON file")
-    sp.set_defaults(handler=_solve)
+    sp.set_defaults(handler=_solve, parser=sp)
 
     vp = sub.add_parser("validate", help="check a solution file against an instance")
     vp.add_argument("instance")
@@ -113,6 +168,23 @@ def build_parser() -> argparse.ArgumentParser:
     ep.add_argument("--format", "-f", default=None, help="export format (default: the family's first)")
     ep.add_argument("-o", "--output", required=True, help="output file")
     ep.set_defaults(handler=_export)
+
+    cp = sub.add_parser(
+        "compare",
+        help="run several methods on one instance and print one table",
+        description="Run methods on one instance, one after the other, and print one table: status, objective, "
+        "bound, gap to the best bound any of them certified, and time. A method that refuses the instance "
+        "(its size, its k) gets a row saying so.",
+    )
+    cp.add_argument("instance", help="instance JSON file")
+    which = cp.add_mutually_exclusive_group(required=True)
+    which.add_argument("--methods", "-m", type=_names, metavar="A,B,...", help="comma-separated method names")
+    which.add_argument("--all", action="store_true", help="every method of the instance's family")
+    _add_time_limit(cp, "seconds per method")
+    cp.add_argument("--seed", type=int, default=0, help="random seed of every method (default 0)")
+    cp.add_argument("--repair", action="store_true", help="repair profiles breaking the model's assumptions")
+    cp.add_argument("-o", "--output", default=None, help="also write the table to this CSV file")
+    cp.set_defaults(handler=_compare)
 
     mp = sub.add_parser("methods", help="list the registered methods (and their options)")
     mp.add_argument("family", nargs="?", default=None)
@@ -144,10 +216,14 @@ def _emit_json(data: Any, output: str) -> None:
 
 
 def _generate(args: argparse.Namespace) -> int:
+    to_stdout = args.output in ("-", "")
+    if not to_stdout:
+        check_output_file(args.output)
     kwargs = {d: getattr(args, d) for d in args.generator_dests}
     inst = args.generator.make(seed=args.seed, **kwargs)
-    if args.output in ("-", ""):
+    if to_stdout:
         _emit_json(inst.to_dict(), "-")
+        print(f"generated {inst.name}: {_describe(inst)}", file=sys.stderr)
     else:
         save_instance(inst, args.output)
         print(f"wrote {args.output}: {_describe(inst)}", file=sys.stderr)
@@ -164,45 +240,101 @@ def _parse_options(pairs: list[str]) -> dict[str, Any]:
     return out
 
 
+def _help_options(args: argparse.Namespace) -> int:
+    """``solve --method M --help-options``: the options of M (of the instance's family if one is given)."""
+    fams = [load_instance(args.instance).kind] if args.instance else list_families()
+    found = []
+    for fam in fams:
+        try:
+            found.append(get_method(fam, args.method))
+        except InputError:
+            if len(fams) == 1:
+                raise
+    if not found:
+        known = ", ".join(methods())
+        raise InputError(f"no family has a method {args.method!r}; known: {known}", where="--method")
+    for m in found:
+        print(f"{m.family} {m.name}: {m.description}")
+        print("\n".join(f"  {line}" for line in options_table(m.options.specs())))
+    return 0
+
+
 def _solve(args: argparse.Namespace) -> int:
+    if args.help_options:
+        return _help_options(args)
+    if not args.instance:
+        args.parser.error("the following arguments are required: instance")
     inst = load_instance(args.instance, repair=args.repair)
-    get_method(inst.kind, args.method)  # unknown method: clear error before any work
+    m = get_method(inst.kind, args.method)  # unknown method: clear error before any work
     options = _parse_options(args.option)
     try:
-        opts = check_options(get_method(inst.kind, args.method), options)
+        opts = check_options(m, options)
     except InputError as exc:
         raise InputError(exc.message, where=f"--option {exc.where}") from None
-    res = core_solve(inst, args.method, time_limit=args.time_limit, seed=args.seed, verbose=args.verbose, options=opts)
+    if args.output:
+        check_output_file(args.output)  # before the work, not after it
+    time_limit = effective_time_limit(args.time_limit, m.exact)
+    with stop_on_interrupt() as stop:  # a first Ctrl-C stops the method with its best result
+        res = core_solve(inst, args.method, time_limit=time_limit, seed=args.seed, verbose=args.verbose, options=opts)
+    interrupted = _mark_interrupted(res, stop.requested)
     data = res.to_dict()
     if args.output:
         write_json(args.output, {**data, "instance": inst.to_dict()})
     if args.json:
         _emit_json(data, "-")
     else:
-        fam = get_family(inst.kind)
-        rows = [
-            ("instance", f"{inst.name} ({_describe(inst)})"),
-            ("method", res.method),
-            ("status", str(res.status)),
-            (fam.objective_name, _fmt(res.objective)),
-            ("lower bound", _fmt(res.lower_bound)),
-            ("gap", "-" if res.gap is None else f"{100 * res.gap:.4f} %"),
-            ("runtime", f"{res.runtime:.3f} s"),
-        ]
-        if res.message:
-            rows.append(("message", res.message))
-        if res.schedule is not None and fam.metrics is not None:
-            rows += [(key, f"{val:.4g}") for key, val in fam.metrics(inst, res.schedule).items()]
-        if args.output:
-            rows.append(("written", args.output))
-        width = max(len(key) for key, _ in rows)
-        print("\n".join(f"{key:<{width}}  {val}" for key, val in rows))
+        _print_result(args, inst, res, time_limit)
+    if interrupted:
+        print("coschedopt: interrupted: the best schedule and bound found so far are above", file=sys.stderr)
+        return 130
     return 0 if res.status is not Status.ERROR else 1
+
+
+def _mark_interrupted(res: Any, requested: bool) -> bool:
+    """Whether Ctrl-C stopped the method (seen by the CLI, or by a solver that caught it); says so in ``res``."""
+    if not (requested or res.stats.get("interrupted")):
+        return False
+    res.stats["interrupted"] = True
+    note = "interrupted (Ctrl-C): the best schedule and bound found so far"
+    res.message = f"{note}; {res.message}" if res.message else note
+    return True
+
+
+def _print_result(args: argparse.Namespace, inst: Any, res: Any, time_limit: float | None) -> None:
+    fam = get_family(inst.kind)
+    if time_limit is None:
+        limit = "none"
+    elif args.time_limit is None:
+        limit = f"{time_limit:g} s (default of exact methods; --time-limit none lifts it)"
+    else:
+        limit = f"{time_limit:g} s"
+    rows = [
+        ("instance", f"{inst.name} ({_describe(inst)})"),
+        ("method", res.method),
+        ("status", str(res.status)),
+        (fam.objective_name, _fmt(res.objective)),
+        ("lower bound" if fam.sense == "min" else "upper bound", _fmt(res.lower_bound)),
+        ("gap", "-" if res.gap is None else f"{100 * res.gap:.4f} %"),
+        ("runtime", f"{res.runtime:.3f} s"),
+        ("time limit", limit),
+    ]
+    if res.message:
+        rows.append(("message", res.message))
+    if res.schedule is not None and fam.metrics is not None:
+        shown = {key for key, _ in rows}  # a metric named like the objective is already there
+        rows += [(key, f"{val:.4g}") for key, val in fam.metrics(inst, res.schedule).items() if key not in shown]
+    if args.output:
+        rows.append(("written", args.output))
+    width = max(len(key) for key, _ in rows)
+    print("\n".join(f"{key:<{width}}  {val}" for key, val in rows))
 
 
 def _validate(args: argparse.Namespace) -> int:
     inst = load_instance(args.instance, repair=args.repair)
     schedule = load_schedule(inst, args.solution)
+    note = _other_instance_note(args.solution, inst, args.instance)
+    if note:
+        print(f"coschedopt: note: {note}", file=sys.stderr)
     try:
         core_validate(inst, schedule)
     except ValueError as exc:
@@ -211,6 +343,24 @@ def _validate(args: argparse.Namespace) -> int:
     fam = get_family(inst.kind)
     print(f"valid: {fam.objective_name} = {fam.objective(inst, schedule):.6g}")
     return 0
+
+
+def _other_instance_note(solution: str, inst: Any, instance_path: str) -> str | None:
+    """A warning when ``solution`` embeds an instance other than ``inst`` (same task names, say)."""
+    data = read_json(solution)
+    embedded = data.get("instance") if isinstance(data, dict) else None
+    if not isinstance(embedded, dict):
+        return None
+    try:
+        same = instance_from_dict(embedded).to_dict() == inst.to_dict()
+    except InputError:
+        same = False
+    if same:
+        return None
+    return (
+        f"{solution} was made for instance {embedded.get('name', '?')!r}, which differs from "
+        f"{instance_path} ({inst.name!r}); checking it against {instance_path}"
+    )
 
 
 def _solution_and_instance(args: argparse.Namespace) -> tuple[Any, Any, Any]:
@@ -223,6 +373,12 @@ def _solution_and_instance(args: argparse.Namespace) -> tuple[Any, Any, Any]:
             inst = instance_from_dict(data["instance"])
         except InputError as exc:
             raise exc.located(f"{args.solution}: instance") from None
+    elif isinstance(data, dict) and "kind" in data and "schedule" not in data:
+        raise InputError(
+            f"this file is a {data['kind']!r} instance, not a solution: solve it first "
+            f"(coschedopt solve {args.solution} -m METHOD -o sol.json), then draw sol.json",
+            where=args.solution,
+        )
     else:
         raise InputError("no embedded instance: pass --instance FILE", where=args.solution)
     schedule = load_schedule(inst, args.solution)
@@ -231,6 +387,7 @@ def _solution_and_instance(args: argparse.Namespace) -> tuple[Any, Any, Any]:
 
 
 def _export(args: argparse.Namespace) -> int:
+    check_output_file(args.output)
     _, inst, schedule = _solution_and_instance(args)
     fam = get_family(inst.kind)
     if not fam.exporters:
@@ -240,25 +397,130 @@ def _export(args: argparse.Namespace) -> int:
         raise InputError(
             f"unknown format {fmt!r} for {fam.kind!r}; known: {', '.join(fam.exporters)}", where="--format"
         )
-    fam.exporters[fmt](inst, schedule, Path(args.output))
+    try:
+        fam.exporters[fmt](inst, schedule, Path(args.output))
+    except OSError as exc:
+        raise output_error(args.output, exc) from None
     print(f"wrote {args.output} ({fmt})", file=sys.stderr)
     return 0
 
 
 def _plot(args: argparse.Namespace) -> int:
-    from .viz import plot_schedule
+    from .viz import plot_schedule, save_figure
+    from .viz.figure import check_image_path
 
+    check_image_path(args.output)
     data, inst, schedule = _solution_and_instance(args)
     title = args.title or f"{inst.name} — {data.get('method', '') if isinstance(data, dict) else ''}".strip(" —")
-    plot_schedule(inst, schedule, args.output, title=title)
-    print(f"wrote {args.output}", file=sys.stderr)
+    path = save_figure(plot_schedule(inst, schedule, title=title), args.output)
+    print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected comma-separated method names, got {text!r}")
+    return names
+
+
+COMPARE_COLUMNS = ("method", "kind", "status", "objective", "bound", "gap_to_best_bound", "runtime_s", "message")
+
+
+def compare_rows(inst: Any, names: list[str], given_limit: float | None, seed: int) -> tuple[list[dict], bool]:
+    """One row per method (see :data:`COMPARE_COLUMNS`) and whether Ctrl-C cut the comparison short.
+
+    ``gap_to_best_bound`` compares each objective with the best bound any method
+    certified (the largest lower bound when minimising, the smallest upper bound
+    when maximising): an upper limit on its gap to the optimum.
+    """
+    fam = get_family(inst.kind)
+    rows: list[dict[str, Any]] = []
+    interrupted = False
+    for name in names:
+        m = get_method(inst.kind, name)
+        row: dict[str, Any] = dict.fromkeys(COMPARE_COLUMNS)
+        row.update(method=m.name, kind="exact" if m.exact else "heuristic", message="")
+        print(f"compare: {m.name} ...", file=sys.stderr)
+        try:
+            with stop_on_interrupt() as stop:
+                res = core_solve(inst, m.name, time_limit=effective_time_limit(given_limit, m.exact), seed=seed)
+        except MethodRefused as exc:
+            row.update(status="REFUSED", message=str(exc))
+        except KeyboardInterrupt:
+            interrupted = True
+            break
+        except Exception as exc:  # one failing method must not lose the others' rows
+            row.update(status="ERROR", message=f"{type(exc).__name__}: {exc}")
+        else:
+            row.update(
+                status=str(res.status),
+                objective=res.objective,
+                bound=res.lower_bound,
+                runtime_s=res.runtime,
+                message=res.message,
+            )
+            interrupted = _mark_interrupted(res, stop.requested)
+            row["message"] = res.message
+        rows.append(row)
+        if interrupted:
+            break
+    bounds = [r["bound"] for r in rows if r["bound"] is not None]
+    best = (max if fam.sense == "min" else min)(bounds) if bounds else None
+    sign = 1 if fam.sense == "min" else -1
+    for r in rows:
+        if r["objective"] is not None and best is not None and best != 0:
+            r["gap_to_best_bound"] = max(0.0, sign * (r["objective"] - best) / abs(best))
+    return rows, interrupted
+
+
+def _compare(args: argparse.Namespace) -> int:
+    inst = load_instance(args.instance, repair=args.repair)
+    names = methods(inst.kind) if args.all else [get_method(inst.kind, n).name for n in args.methods]
+    if args.output:
+        check_output_file(args.output, example="compare.csv")
+    rows, interrupted = compare_rows(inst, names, args.time_limit, args.seed)
+    fam = get_family(inst.kind)
+    shown = [
+        [
+            r["method"],
+            r["kind"],
+            r["status"],
+            _fmt(r["objective"]),
+            _fmt(r["bound"]),
+            "-" if r["gap_to_best_bound"] is None else f"{100 * r['gap_to_best_bound']:.3f} %",
+            "-" if r["runtime_s"] is None else f"{r['runtime_s']:.3f}",
+            (r["message"] or "")[:60],
+        ]
+        for r in rows
+    ]
+    head = ["method", "kind", "status", fam.objective_name, "bound", "gap to best bound", "time (s)", "message"]
+    widths = [max(len(h), *(len(row[i]) for row in shown)) for i, h in enumerate(head)]
+    print(f"{inst.name} ({_describe(inst)})")
+    for row in [head, *shown]:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    if args.output:
+        import csv
+        import io
+
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=COMPARE_COLUMNS)
+        writer.writeheader()
+        writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in rows)
+        write_text(args.output, buf.getvalue())
+        print(f"wrote {args.output}", file=sys.stderr)
+    if interrupted:
+        print("coschedopt: interrupted: the methods run so far are above", file=sys.stderr)
+        return 130
     return 0
 
 
 def _methods(args: argparse.Namespace) -> int:
     fams = [args.family] if args.family else list_families()
+    if args.family and args.family not in list_families():
+        raise InputError(f"unknown family {args.family!r}; known: {', '.join(list_families())}", where="FAMILY")
     for fam in fams:
-        names = methods(fam)  # an unknown family raises before anything is printed
+        names = methods(fam)
         if args.method is not None:
             names = [get_method(fam, args.method).name]
         lines = [f"{fam}:"]

@@ -125,3 +125,233 @@ def test_solve_json_stdout_holds_only_the_result_in_a_fresh_process(tmp_path, ge
     )
     data = json.loads(out.stdout)  # fails on anything printed around the JSON document
     assert data["method"] == method and data["status"] == "OPTIMAL"
+
+
+# --------------------------------------------------------------------------- issue 39: what a new user trips over
+
+
+@pytest.fixture
+def sol_file(inst_file, tmp_path, capsys):
+    sol = tmp_path / "sol.json"
+    assert run(capsys, "solve", str(inst_file), "-m", "pack-approx", "-o", str(sol))[0] == 0
+    return sol
+
+
+@pytest.mark.parametrize("command", ["solve", "generate", "plot", "bench export", "bench report"])
+@pytest.mark.parametrize("target", ["outdir", "inst.json/out.json", "/proc/coschedopt-out.json"])
+def test_output_paths_that_cannot_be_written_are_one_line_naming_the_path(
+    inst_file, sol_file, tmp_path, capsys, monkeypatch, command, target
+):
+    # item 10: IsADirectoryError, FileExistsError, FileNotFoundError, NotADirectoryError were tracebacks
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "outdir").mkdir()
+    if command in ("plot", "bench export") and target.endswith(".json"):
+        target = target.removesuffix(".json") + (".png" if command == "plot" else ".csv")
+    if command == "bench report" and target == "outdir":
+        target = "inst.json"  # a file where a folder is wanted
+    db = tmp_path / "r.sqlite"
+    if command.startswith("bench"):
+        suite = tmp_path / "s.toml"
+        suite.write_text(
+            '[suite]\nfamily = "pack"\n[[instances]]\ngenerator = "random"\n'
+            "params = { tasks = 3, processors = 2, max_pack_size = 2 }\n"
+            '[[methods]]\nname = "pack-approx"\n'
+        )
+        assert run(capsys, "bench", "run", str(suite), "--db", str(db), "-q", "-j", "1")[0] == 0
+    argv = {
+        "solve": ["solve", str(inst_file), "-m", "pack-approx", "-o", target],
+        "generate": ["generate", "random", "-o", target],
+        "plot": ["plot", str(sol_file), "-o", target],
+        "bench export": ["bench", "export", "--db", str(db), "-o", target],
+        "bench report": ["bench", "report", "--db", str(db), "-o", target],
+    }[command]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert target in err and ("directory" in err or "folder" in err or "cannot write" in err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written, no temporary file
+
+
+def test_plot_refuses_an_unknown_image_suffix_before_drawing(sol_file, tmp_path, capsys):
+    code, _, err = run(capsys, "plot", str(sol_file), "-o", str(tmp_path / "x.jpgg"))
+    assert code == 2 and "x.jpgg: unknown image format '.jpgg'" in err
+    assert not (tmp_path / "x.jpgg").exists()
+
+
+def test_a_closed_pipe_ends_generate_quietly():
+    # item 11: `coschedopt generate workload-ii -k 4 | head -c 10` ended with a BrokenPipeError traceback
+    import subprocess
+    import sys
+
+    cli = [sys.executable, "-c", "import sys; from coschedopt.cli import main; sys.exit(main(sys.argv[1:]))"]
+    proc = subprocess.Popen(
+        [*cli, "generate", "workload-ii", "-k", "4"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    proc.stdout.close()  # the reader is gone before the first write, as `head -c 10` is after its 10 bytes
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipeError" not in err
+    assert proc.returncode == 141
+
+
+def test_plot_says_which_file_it_wrote_and_that_an_instance_is_not_a_solution(inst_file, sol_file, tmp_path, capsys):
+    # item 12
+    png = tmp_path / "packs.png"
+    code, _, err = run(capsys, "plot", str(sol_file), "-o", str(png))
+    assert code == 0 and err.strip() == f"wrote {png}" and png.read_bytes()[:4] == b"\x89PNG"
+    code, _, err = run(capsys, "plot", str(inst_file), "-o", str(tmp_path / "a.png"))
+    assert code == 2 and "inst.json: this file is a 'pack' instance, not a solution" in err
+    assert "coschedopt solve" in err and "--instance" not in err
+    code, _, err = run(capsys, "validate", str(inst_file), str(inst_file))
+    assert code == 2 and "instance, not a solution" in err
+
+
+def test_methods_of_an_unknown_family_prints_nothing_on_stdout(capsys):
+    # item 14
+    code, out, err = run(capsys, "methods", "nosuch")
+    assert code == 2 and out == "" and "unknown family 'nosuch'; known: combos, pack" in err
+
+
+def test_generate_names_the_option_out_of_range_and_shows_defaults(capsys):
+    # item 14: `-n 0` reported the table shape; `workload-ii` used k = 16 silently
+    code, _, err = run(capsys, "generate", "random", "-n", "0")
+    assert code == 2 and "the number of tasks (--tasks) must be at least 1, got 0" in err
+    code, _, err = run(capsys, "generate", "workload-ii")
+    assert code == 0 and "k=16" in err
+    with pytest.raises(SystemExit):
+        main(["generate", "pack", "workload-ii", "--help"])
+    assert "k, the most tasks per pack (default 16)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_options_are_listed_by_methods_and_by_solve_help_options(capsys):
+    # item 15: search-ucb's k and measure_time were only in a docstring
+    code, out, _ = run(capsys, "methods", "combos", "--options", "--method", "search-ucb")
+    assert code == 0 and "-O k=  (float, default 0.99" in out and "-O measure_time=  (float, default 10.0" in out
+    code, out2, _ = run(capsys, "solve", "--method", "search-ucb", "--help-options")
+    assert code == 0 and "combos search-ucb:" in out2
+    assert "-O k=  (float, default 0.99" in out2 and "the quantile of the interpolation bounds" in out2
+    code, out3, _ = run(capsys, "solve", "-m", "pack-by-pack-1", "--help-options")
+    assert code == 0 and "-O eps=" in out3
+    code, _, err = run(capsys, "solve", "-m", "nosuch", "--help-options")
+    assert code == 2 and "no family has a method 'nosuch'" in err
+
+
+def test_solve_gives_exact_methods_a_default_time_limit_that_none_lifts(inst_file, capsys, monkeypatch):
+    # item 19
+    import coschedopt.cli as cli
+
+    seen = []
+    real = cli.core_solve
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["time_limit"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "core_solve", spy)
+    code, out, _ = run(capsys, "solve", str(inst_file), "-m", "enumerate")
+    assert code == 0 and seen[-1] == cli.DEFAULT_EXACT_TIME_LIMIT == 600
+    assert "600 s (default of exact methods; --time-limit none lifts it)" in out
+    run(capsys, "solve", str(inst_file), "-m", "enumerate", "--time-limit", "none")
+    assert seen[-1] is None
+    run(capsys, "solve", str(inst_file), "-m", "pack-approx")
+    assert seen[-1] is None  # heuristics: no default limit
+    run(capsys, "solve", str(inst_file), "-m", "enumerate", "-t", "30")
+    assert seen[-1] == 30
+    with pytest.raises(SystemExit):
+        main(["solve", str(inst_file), "-m", "enumerate", "-t", "0"])
+    assert "expected a positive number of seconds or 'none'" in capsys.readouterr().err
+
+
+def test_validate_says_when_the_solution_was_made_for_another_instance(inst_file, tmp_path, capsys):
+    # item 22: same task names, other times: valid, but the user must hear of it
+    other, sol = tmp_path / "other.json", tmp_path / "sol.json"
+    run(capsys, "generate", "random", "--tasks", "6", "--processors", "5", "-k", "3", "--seed", "9", "-o", str(other))
+    run(capsys, "solve", str(other), "-m", "pack-approx", "-o", str(sol))
+    code, out, err = run(capsys, "validate", str(inst_file), str(sol))
+    assert code == 0 and out.startswith("valid:")
+    assert "note: " in err and "was made for instance 'random-n6-p5-k3-s9', which differs from" in err
+    code, _, err = run(capsys, "validate", str(other), str(sol))
+    assert code == 0 and err == ""
+
+
+def test_compare_prints_one_table_and_writes_it_as_csv(inst_file, tmp_path, capsys):
+    # item 18: comparing methods on one instance took a suite file
+    import csv
+
+    out_csv = tmp_path / "cmp.csv"
+    code, out, _ = run(
+        capsys,
+        "compare",
+        str(inst_file),
+        "--methods",
+        "enumerate,pack-approx,matching,random-pack-1",
+        "-o",
+        str(out_csv),
+    )
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1].split()[:5] == ["method", "kind", "status", "cost", "bound"]
+    assert [line.split()[0] for line in lines[2:]] == ["enumerate", "pack-approx", "matching", "random-pack-1"]
+    rows = {r["method"]: r for r in csv.DictReader(out_csv.open())}
+    assert rows["matching"]["status"] == "REFUSED" and "k = 1 or 2" in rows["matching"]["message"]
+    optimum = float(rows["enumerate"]["objective"])
+    assert rows["enumerate"]["status"] == "OPTIMAL" and float(rows["enumerate"]["gap_to_best_bound"]) == 0
+    for name in ("pack-approx", "random-pack-1"):
+        gap = float(rows[name]["gap_to_best_bound"])
+        assert gap == pytest.approx((float(rows[name]["objective"]) - optimum) / optimum)
+    code, _, err = run(capsys, "compare", str(inst_file), "--methods", "enumerate,nope")
+    assert code == 2 and "unknown method 'nope'" in err
+    with pytest.raises(SystemExit):  # --methods or --all is needed
+        main(["compare", str(inst_file)])
+
+
+def test_compare_all_runs_every_method_of_the_family(tmp_path, capsys):
+    f = tmp_path / "tiny.json"
+    run(capsys, "generate", "random", "--tasks", "4", "--processors", "3", "-k", "2", "-o", str(f))
+    code, out, _ = run(capsys, "compare", str(f), "--all", "--time-limit", "60")
+    assert code == 0
+    from coschedopt import methods
+
+    listed = [line.split()[0] for line in out.splitlines()[2:]]
+    assert listed == methods("pack")
+    assert all(" OPTIMAL " in line for line in out.splitlines()[2:] if " exact " in line)
+
+
+def test_ctrl_c_keeps_the_incumbent_and_its_bound_and_exits_130(tmp_path):
+    # item 17: Ctrl-C threw the incumbent away; a method polling its Deadline now stops at its next poll
+    import signal
+    import subprocess
+    import sys
+
+    from coschedopt.examples.toy import ToyInstance
+
+    inst, sol = tmp_path / "toy.json", tmp_path / "sol.json"
+    inst.write_text(json.dumps(ToyInstance(values=(3.0, 1.0, 2.0, 5.0), name="t").to_dict()))
+    code = "import sys, tests.bench.toy_family; from coschedopt.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "solve", str(inst), "-m", "toy-anytime", "-t", "none", "-o", str(sol)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
+    )
+    assert proc.stderr.readline().strip() == "toy-anytime: started"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert "status" in out and "TIME_LIMIT" in out and "interrupted (Ctrl-C)" in out
+    data = json.loads(sol.read_text())  # written with -o: schedule and certified bound
+    assert data["status"] == "TIME_LIMIT" and data["stats"]["interrupted"] is True
+    assert data["schedule"] == {"order": [0, 1, 2, 3]} and data["lower_bound"] > 0
+
+
+def test_a_stop_request_expires_every_deadline_only_inside_stop_on_interrupt():
+    from coschedopt.core import Deadline
+    from coschedopt.core.deadline import request_stop, stop_on_interrupt, stop_requested
+
+    with stop_on_interrupt() as stop:
+        d = Deadline(None)
+        assert not d.expired()
+        request_stop()
+        assert d.expired() and d.remaining() == 0 and Deadline(100).expired()
+    assert stop.requested and not stop_requested() and not Deadline(None).expired()

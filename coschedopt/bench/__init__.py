@@ -16,12 +16,40 @@ run``), :mod:`.table` (the tidy table, CSV/Parquet), :mod:`.report` (Markdown
 and HTML), :mod:`.command` (the ``coschedopt bench`` command).
 """
 
+import importlib
+from typing import Any
+
 from . import command  # noqa: F401  (registers `coschedopt bench`)
-from .report import write_report
-from .runner import RunSummary, run_suite
-from .store import SCHEMA, ResultStore
-from .suite import Cell, Suite, bundled_suites, load_suite
-from .table import ResultTable, result_table, write_table
+
+#: public name -> module defining it; imported on first use, so that `import coschedopt`
+#: (and `coschedopt --help`) does not load the harness
+_LAZY = {
+    "write_report": "report",
+    "RunSummary": "runner",
+    "run_suite": "runner",
+    "SCHEMA": "store",
+    "ResultStore": "store",
+    "Cell": "suite",
+    "Suite": "suite",
+    "bundled_suites": "suite",
+    "load_suite": "suite",
+    "ResultTable": "table",
+    "result_table": "table",
+    "write_table": "table",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "SCHEMA",

@@ -51,6 +51,21 @@ def _finite(x: Any) -> float | None:
     return x if math.isfinite(x) else None
 
 
+def is_failure(status: str, objective: float | None, lower_bound: float | None) -> bool:
+    """Whether a cell produced no result: it raised or its worker crashed (``ERROR``), or the
+    harness killed it (``TIME_LIMIT`` with neither objective nor bound).
+
+    A cell stopped by its time limit with a schedule or a certified bound is a
+    finished cell, not a failure: its result and bound count like any other.
+    """
+    return status == "ERROR" or (status == "TIME_LIMIT" and objective is None and lower_bound is None)
+
+
+def is_time_limited(status: str, objective: float | None, lower_bound: float | None) -> bool:
+    """Whether a cell stopped at its time limit with a result (a schedule or a certified bound)."""
+    return status == "TIME_LIMIT" and not is_failure(status, objective, lower_bound)
+
+
 def failure_record(key: str, status: str, error: str, *, runtime_s: float | None = None, trace: str = "") -> dict:
     """The record of a cell that produced no result (exception, crash, killed)."""
     return {

@@ -111,6 +111,7 @@ class LocalPool:
         self.ctx = mp.get_context("spawn")
         self.slots: list[_Slot] = []
         self.description = f"processes:{workers}"
+        self.parallel = workers  # cells running at once
 
     def _replace(self, i: int) -> None:
         self.slots[i].stop(kill=True)
@@ -221,6 +222,14 @@ class DaskExecutor:
             )
             self.client = Client(self.cluster)
             self.description = f"dask-local:{local_workers}"
+
+    @property
+    def parallel(self) -> int:
+        """Cells running at once: the cluster's worker threads (at least 1)."""
+        try:
+            return max(1, sum(self.client.nthreads().values()))
+        except Exception:  # a cluster that cannot say: no worse than one at a time
+            return 1
 
     def run(self, payloads: list[dict[str, Any]]) -> Iterator[dict[str, Any] | None]:
         from distributed import as_completed

@@ -3,12 +3,20 @@
 On a terminal the line is redrawn in place (at most 10 times a second); when
 stderr is a file or a pipe (CI logs) a plain line is printed every 10 % or every
 30 seconds, whichever comes first, so logs stay short.
+
+The ETA is estimated per method, not from the overall rate: a run does its slow
+exact cells first, so the cells finished early say nothing of the rest.  Each
+method's remaining cells are counted at the mean running time of its cells
+finished in this run, and the sum is shared among the ``parallel`` workers.
+Until every method with cells left has finished one, there is no estimate and
+the bar says so (``ETA --:--``).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Mapping
 from typing import TextIO
 
 
@@ -25,10 +33,23 @@ def format_duration(seconds: float | None) -> str:
 class ProgressBar:
     """Progress of ``total`` cells of which ``skipped`` were already done before this run."""
 
-    def __init__(self, total: int, *, skipped: int = 0, label: str = "", stream: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        total: int,
+        *,
+        skipped: int = 0,
+        label: str = "",
+        stream: TextIO | None = None,
+        todo: Mapping[str, int] | None = None,
+        parallel: int = 1,
+    ) -> None:
+        """``todo``: cells to run per method (label), for the ETA; ``parallel``: cells run at once."""
         self.total, self.skipped, self.label = total, skipped, label
         self.done = 0  # finished by this run
         self.failures = 0
+        self.left = dict(todo or {})
+        self.parallel = max(1, parallel)
+        self.seconds: dict[str, list[float]] = {}
         self.stream = stream if stream is not None else sys.stderr
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
         self.start = time.monotonic()
@@ -37,11 +58,11 @@ class ProgressBar:
         self._last_line_time = self.start
 
     def eta(self) -> float | None:
-        todo = self.total - self.skipped
-        if self.done == 0 or todo <= 0:
+        """Seconds left (see the module docstring); ``None`` until every method with cells left has a time."""
+        if not self.left or any(n > 0 and not self.seconds.get(m) for m, n in self.left.items()):
             return None
-        rate = (time.monotonic() - self.start) / self.done
-        return rate * (todo - self.done)
+        work = sum(n * sum(self.seconds[m]) / len(self.seconds[m]) for m, n in self.left.items() if n > 0)
+        return work / self.parallel
 
     def line(self) -> str:
         finished = self.skipped + self.done
@@ -56,9 +77,16 @@ class ProgressBar:
             f"ETA {format_duration(self.eta())}"
         )
 
-    def update(self, *, done: int = 0, failed: int = 0) -> None:
+    def update(
+        self, *, done: int = 0, failed: int = 0, method: str | None = None, seconds: float | None = None
+    ) -> None:
+        """``done`` cells more (``failed`` of them failures); ``method`` and ``seconds`` feed the ETA."""
         self.done += done
         self.failures += failed
+        if method is not None:
+            self.left[method] = max(0, self.left.get(method, 0) - done)
+            if seconds is not None:
+                self.seconds.setdefault(method, []).append(seconds)
         self.draw()
 
     def draw(self, *, force: bool = False) -> None:

@@ -11,8 +11,11 @@ For every suite in the store:
 * mean running time per method and group (the paper's Table 1);
 * gap to the optimum (mean / max per method and ``x``), and the certified gap bound
   where the optimum is unknown;
-* status counts, the failed cells (``ERROR``, ``TIME_LIMIT``) with their messages,
-  consistency checks (no objective below a certified bound), and each run's provenance.
+* status counts, the failed cells (``ERROR``, or killed by the harness without a result)
+  with their messages, the cells stopped at their time limit with a result (finished
+  cells, listed with their gaps), consistency checks (no objective below a certified
+  bound), and each run's provenance;
+* at the top, how many planned cells of each group are still missing, when some are.
 
 The Markdown file links the figures as PNG files next to it; the HTML page embeds
 them (base64), so it can be mailed or archived as one file.  The table itself is
@@ -35,6 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core import InputError, get_family, resolve
+from ..core.io import check_output_dir, output_error
+from .cell import is_failure, is_time_limited
+from .figures import MetricInfo, figure_caption, is_optimal_row, metric_figure, metric_info
 from .store import ResultStore
 from .suite import default_label
 from .table import REL_TOL, ResultTable, result_table, write_table
@@ -110,30 +116,6 @@ def infer_x(table: ResultTable, rows: list[dict[str, Any]], config: dict[str, An
     return best
 
 
-def _is_optimal_row(r: dict[str, Any]) -> bool:
-    return (
-        r["exact"]
-        and r["status"] == "OPTIMAL"
-        and r["objective"] is not None
-        and r["best_known_proven"]
-        and abs(r["objective"] - r["best_known"]) <= REL_TOL * max(1.0, abs(r["best_known"]))
-    )
-
-
-def optimum_metric(rows: list[dict[str, Any]], metric: str) -> float | None:
-    """Mean of ``metric`` over the instances of ``rows`` at their proven optimum (``None`` unless
-    every instance has one); the optimum's metric is that of the first exact method reaching it."""
-    per_instance: dict[str, float | None] = {}
-    for r in rows:
-        per_instance.setdefault(r["instance_id"], None)
-        if per_instance[r["instance_id"]] is None and _is_optimal_row(r) and r.get(metric) is not None:
-            per_instance[r["instance_id"]] = r[metric]
-    vals = list(per_instance.values())
-    if not vals or any(v is None for v in vals):
-        return None
-    return statistics.fmean(vals)  # type: ignore[arg-type]
-
-
 def _mean(vals: Iterable[float | None]) -> float | None:
     v = [x for x in vals if x is not None]
     return statistics.fmean(v) if v else None
@@ -142,65 +124,6 @@ def _mean(vals: Iterable[float | None]) -> float | None:
 def _max(vals: Iterable[float | None]) -> float | None:
     v = [x for x in vals if x is not None]
     return max(v) if v else None
-
-
-# --------------------------------------------------------------------------- figures
-
-
-def metric_figure(
-    rows: list[dict[str, Any]], groups: list[str], metric: str, x: str, labels: list[str], colors: dict[str, Any]
-) -> bytes:
-    """PNG: ``metric`` against ``x``, one panel per group, one line per label, the optimum dashed."""
-    from matplotlib.figure import Figure as MplFigure
-    from matplotlib.ticker import MaxNLocator
-
-    ncols = len(groups)
-    fig = MplFigure(figsize=(4.4 * ncols + 1.6, 3.6), dpi=110, layout="constrained")
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
-    markers = "osD^v<>pPX*h"
-    for ax, group in zip(axes, groups, strict=True):
-        grows = [r for r in rows if r["group"] == group]
-        xs = sorted({r[x] for r in grows if r[x] is not None}, key=_sort_key)
-        numeric = all(isinstance(v, int | float) for v in xs)
-        pos = {v: (v if numeric else i) for i, v in enumerate(xs)}
-        for i, label in enumerate(labels):
-            pts = []
-            for v in xs:
-                m = _mean(r.get(metric) for r in grows if r["method_label"] == label and r[x] == v)
-                if m is not None:
-                    pts.append((pos[v], m))
-            if pts:
-                ax.plot(
-                    *zip(*pts, strict=True),
-                    marker=markers[i % len(markers)],
-                    ms=4,
-                    lw=1.2,
-                    color=colors[label],
-                    label=label,
-                )
-        opt = [(pos[v], optimum_metric([r for r in grows if r[x] == v], metric)) for v in xs]
-        opt = [(a, b) for a, b in opt if b is not None]
-        if opt:
-            ax.plot(*zip(*opt, strict=True), "k--", marker="o", mfc="none", ms=5, lw=1.4, label="optimum")
-        ax.set_title(group, fontsize=10)
-        ax.set_xlabel(x)
-        ax.set_ylabel(metric.replace("_", " "))
-        if not numeric:
-            ax.set_xticks(list(pos.values()), [str(v) for v in xs])
-        elif all(isinstance(v, int) for v in xs):
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.grid(alpha=0.3)
-    handles, names = [], []
-    for ax in axes:
-        for h, n in zip(*ax.get_legend_handles_labels(), strict=True):
-            if n not in names:
-                handles.append(h)
-                names.append(n)
-    if handles:
-        fig.legend(handles, names, loc="outside right center", fontsize=8, frameon=False)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
 
 
 # --------------------------------------------------------------------------- sections
@@ -228,51 +151,141 @@ def _in_order(values: Iterable[str], order: list[str]) -> list[str]:
     return sorted(seen, key=lambda v: (rank.get(v, len(order)), seen.index(v)))
 
 
-def suite_sections(
-    table: ResultTable, suite: str, config: dict[str, Any], runs: list[dict[str, Any]], slug: str
-) -> list[Section]:
+@dataclass
+class SuiteView:
+    """What every section of one suite's report draws from: its rows and their order."""
+
+    rows: list[dict[str, Any]]
+    config: dict[str, Any]
+    runs: list[dict[str, Any]]
+    slug: str
+    groups: list[str]
+    x: str | None
+    heuristics: list[str]
+    exacts: list[str]
+    colors: dict[str, str]
+    #: per (group, label) of the suite's plan: cells planned and finished (:meth:`ResultStore.plan_progress`)
+    plan: list[dict[str, Any]] = field(default_factory=list)
+    #: the family's metric definitions and objective-scaled metrics
+    info: MetricInfo = field(default_factory=lambda: MetricInfo({}, frozenset()))
+
+    @property
+    def report_cfg(self) -> dict[str, Any]:
+        return self.config.get("report", {})
+
+    @property
+    def captions(self) -> dict[str, str]:
+        return self.report_cfg.get("captions", {})
+
+    @property
+    def plotted(self) -> list[str]:
+        """The labels drawn in the figures: the heuristics, or the exact methods if there is none."""
+        return self.heuristics or self.exacts
+
+    @property
+    def labels(self) -> list[str]:
+        return self.heuristics + self.exacts
+
+
+PALETTE = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+)
+
+
+def suite_view(
+    table: ResultTable,
+    suite: str,
+    config: dict[str, Any],
+    runs: list[dict[str, Any]],
+    slug: str,
+    plan: list[dict[str, Any]] | None = None,
+) -> SuiteView:
     rows = table.where(suite=suite)
-    report_cfg = config.get("report", {})
-    head = config.get("suite", {})
     group_order, label_order = _config_order(config)
-    groups = _in_order((r["group"] for r in rows), group_order)
-    x = infer_x(table, rows, report_cfg)
     heuristics = _in_order((r["method_label"] for r in rows if not r["exact"]), label_order)
     exacts = _in_order((r["method_label"] for r in rows if r["exact"]), label_order)
     plotted = heuristics or exacts
-    palette = [
-        "#1f77b4",
-        "#ff7f0e",
-        "#2ca02c",
-        "#d62728",
-        "#9467bd",
-        "#8c564b",
-        "#e377c2",
-        "#7f7f7f",
-        "#bcbd22",
-        "#17becf",
-    ]
-    colors = {label: palette[i % len(palette)] for i, label in enumerate(plotted)}
-    captions = report_cfg.get("captions", {})
-    out: list[Section] = []
+    return SuiteView(
+        rows=rows,
+        config=config,
+        runs=runs,
+        slug=slug,
+        groups=_in_order((r["group"] for r in rows), group_order),
+        x=infer_x(table, rows, config.get("report", {})),
+        heuristics=heuristics,
+        exacts=exacts,
+        colors={label: PALETTE[i % len(PALETTE)] for i, label in enumerate(plotted)},
+        plan=list(plan or []),
+        info=metric_info(config.get("suite", {}).get("family") or next((r["family"] for r in rows), None)),
+    )
 
-    title = report_cfg.get("title") or f"Suite `{suite}`"
-    intro = Section(title, level=2)
+
+def intro_section(table: ResultTable, suite: str, v: SuiteView) -> Section:
+    head = v.config.get("suite", {})
+    intro = Section(v.report_cfg.get("title") or f"Suite `{suite}`", level=2)
+    missing = missing_cells_paragraph(suite, v.plan)
+    if missing:
+        intro.blocks.append(missing)
     if head.get("description"):
         intro.blocks.append(str(head["description"]).strip())
     counts: dict[str, int] = defaultdict(int)
-    for r in rows:
+    for r in v.rows:
         counts[r["status"]] += 1
-    n_inst = len({(r["group"], r["instance_id"]) for r in rows})
+    n_inst = len({(r["group"], r["instance_id"]) for r in v.rows})
     intro.blocks.append(
-        f"{len(rows)} cells: {n_inst} instances in {len(groups)} group(s) x {len(heuristics)} heuristic(s) "
-        f"and {len(exacts)} exact method(s) with their seeds; "
+        f"{len(v.rows)} cells: {n_inst} instances in {len(v.groups)} group(s) x {len(v.heuristics)} heuristic(s) "
+        f"and {len(v.exacts)} exact method(s) with their seeds; "
         + ", ".join(f"{counts[s]} {s}" for s in sorted(counts))
-        + (f". Figures are drawn against `{x}`." if x else ".")
+        + (f". Figures are drawn against `{v.x}`." if v.x else ".")
     )
-    out.append(intro)
+    return intro
 
-    # headline: optimum vs best heuristic, per group
+
+def missing_cells_paragraph(suite: str, plan: list[dict[str, Any]]) -> str | None:
+    """``Missing cells: 909 of 944 planned ...`` with the count per group; ``None`` when none is missing."""
+    planned = sum(p["planned"] for p in plan)
+    missing = planned - sum(p["finished"] for p in plan)
+    if not missing:
+        return None
+    per_group: dict[str, list[int]] = {}
+    for p in plan:
+        counts = per_group.setdefault(p["group"] or "group not recorded", [0, 0])
+        counts[0] += p["planned"] - p["finished"]
+        counts[1] += p["planned"]
+    groups = "; ".join(f"{g}: {m} of {n}" for g, (m, n) in per_group.items() if m)
+    return (
+        f"**Missing cells: {missing} of {planned} planned cells have no result** ({groups}). "
+        f"Everything below is drawn from the {planned - missing} finished cells only; "
+        f"`coschedopt bench run {suite}` with the same `--db` runs the rest."
+    )
+
+
+def _best_heuristic(grows: list[dict[str, Any]], heuristics: list[str], all_proven: bool) -> tuple[str | None, tuple]:
+    """The heuristic with the smallest mean gap to the optimum (all proven) or to the bound, and its gaps."""
+    stats = {}
+    for label in heuristics:
+        lr = [r for r in grows if r["method_label"] == label]
+        to_opt = [r["gap_to_best"] for r in lr if r["best_known_proven"]]
+        to_bound = [r["gap_to_bound"] for r in lr if r["gap_to_bound"] is not None]
+        if lr:
+            stats[label] = (_mean(to_opt), _max(to_opt), _mean(to_bound), _max(to_bound))
+    use = 0 if all_proven else 2
+    ranked = [lb for lb in stats if stats[lb][use] is not None] or [lb for lb in stats if stats[lb][0] is not None]
+    use = use if any(stats[lb][use] is not None for lb in stats) else 0
+    best = min(ranked, key=lambda lb: stats[lb][use]) if ranked else None
+    return best, stats.get(best, (None, None, None, None))
+
+
+def headline_section(v: SuiteView) -> Section:
     hl = Table(
         [
             "group",
@@ -288,23 +301,12 @@ def suite_sections(
         "is proven; otherwise the one with the smallest mean certified gap bound (objective vs the best lower bound "
         "of any method: the true gap is at most that). Gaps to the optimum are over the instances where it is proven.",
     )
-    for g in groups:
-        grows = [r for r in rows if r["group"] == g]
+    for g in v.groups:
+        grows = [r for r in v.rows if r["group"] == g]
         insts = {r["instance_id"] for r in grows}
         proven = {r["instance_id"] for r in grows if r["best_known_proven"]}
         bounded = {r["instance_id"] for r in grows if r["best_bound"] is not None}
-        stats = {}
-        for label in heuristics:
-            lr = [r for r in grows if r["method_label"] == label]
-            to_opt = [r["gap_to_best"] for r in lr if r["best_known_proven"]]
-            to_bound = [r["gap_to_bound"] for r in lr if r["gap_to_bound"] is not None]
-            if lr:
-                stats[label] = (_mean(to_opt), _max(to_opt), _mean(to_bound), _max(to_bound))
-        use = 0 if proven == insts else 2
-        ranked = [lb for lb in stats if stats[lb][use] is not None] or [lb for lb in stats if stats[lb][0] is not None]
-        use = use if any(stats[lb][use] is not None for lb in stats) else 0
-        best = min(ranked, key=lambda lb: stats[lb][use]) if ranked else None
-        st = stats.get(best, (None, None, None, None))
+        best, st = _best_heuristic(grows, v.heuristics, proven == insts)
         hl.rows.append(
             [
                 g,
@@ -316,191 +318,252 @@ def suite_sections(
                 f"{_pct(st[2])} / {_pct(st[3])}",
             ]
         )
-    out.append(Section("Headline: optimum vs best heuristic", 3, [hl]))
+    return Section("Headline: optimum vs best heuristic", 3, [hl])
 
-    # figures
-    metrics = [m for m in report_cfg.get("metrics", table.metric_columns) if m in table.metric_columns]
-    if x and metrics and plotted:
-        fsec = Section("Figures", 3)
-        for metric in metrics:
-            if not any(r.get(metric) is not None for r in rows):
-                continue
-            png = metric_figure(rows, groups, metric, x, plotted, colors)
-            caption = (
-                f"{metric.replace('_', ' ').capitalize()} against {x}, one line per "
-                + ("heuristic" if heuristics else "method")
-                + " (mean over instances and seeds); dashed black: the optimum where proven for every instance."
-            )
-            if metric in captions:
-                caption += f" {captions[metric]}"
-            fsec.blocks.append(Figure(png, f"{slug}-{metric}.png", caption))
-        out.append(fsec)
 
-    # running times (Table 1)
+def figures_section(table: ResultTable, v: SuiteView) -> Section | None:
+    metrics = [m for m in v.report_cfg.get("metrics", table.metric_columns) if m in table.metric_columns]
+    if not (v.x and metrics and v.plotted):
+        return None
+    fsec = Section("Figures", 3)
+    for metric in metrics:
+        if not any(r.get(metric) is not None for r in v.rows):
+            continue
+        fig = metric_figure(v.rows, v.groups, metric, v.x, v.plotted, v.colors, v.info)
+        caption = figure_caption(metric, v.x, v.info, "heuristic" if v.heuristics else "method")
+        if metric in v.captions:
+            caption += f" {v.captions[metric]}"
+        fsec.blocks.append(Figure(png_bytes(fig), f"{v.slug}-{metric}.png", caption))
+    return fsec
+
+
+def png_bytes(fig: Any) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def definitions_section(table: ResultTable, v: SuiteView) -> Section:
+    """What each column of the figures and tables means: the family's metrics, then the harness's gaps."""
+    sec = Section("Definitions", 3)
+    kind = v.config.get("suite", {}).get("family") or next((r["family"] for r in v.rows), "?")
+    shown = [m for m in table.metric_columns if any(r.get(m) is not None for r in v.rows)]
+    for m in shown:
+        text = v.info.definitions.get(m, f"(family {kind!r} gives no definition)")
+        sec.blocks.append(f"`{m}`: {text}")
+    obj = v.info.objective_name
+    if v.info.sense == "min":
+        gap, bound, best = "(objective - optimum) / optimum", "(objective - best bound) / best bound", "largest lower"
+    else:
+        gap, bound, best = "(optimum - objective) / optimum", "(best bound - objective) / best bound", "smallest upper"
+    sec.blocks += [
+        f"Gap to the optimum (`gap_to_best`): {gap}, where the optimum is the best {obj} an exact method "
+        "proved optimal for the instance (over every stored cell of that instance).",
+        f"Best bound (`best_bound`): the {best} bound any method certified for the instance (a proven optimum "
+        f"is its own bound). Gap to the bound (`gap_to_bound`): {bound}, an upper limit on the gap to the "
+        "optimum even where the optimum is unknown.",
+        "Own gap of a time-limited cell: |objective - its own bound| / |objective|, as the method reports it.",
+    ]
+    return sec
+
+
+def runtime_section(v: SuiteView) -> Section:
+    """Mean running time per method and group (the paper's Table 1)."""
     rt = Table(
-        ["method", "exact", *groups],
+        ["method", "exact", *v.groups],
         [],
         caption="Mean running time in milliseconds per method and group"
-        + (f" ({captions['runtime']})" if "runtime" in captions else "")
+        + (f" ({v.captions['runtime']})" if "runtime" in v.captions else "")
         + ".",
     )
-    for label in heuristics + exacts:
-        lr = [r for r in rows if r["method_label"] == label]
+    for label in v.labels:
+        lr = [r for r in v.rows if r["method_label"] == label]
         rt.rows.append(
             [
                 label,
                 "yes" if lr[0]["exact"] else "no",
-                *[_ms(r["runtime_s"] for r in lr if r["group"] == g) for g in groups],
+                *[_ms(r["runtime_s"] for r in lr if r["group"] == g) for g in v.groups],
             ]
         )
-    out.append(Section("Running times", 3, [rt]))
+    return Section("Running times", 3, [rt])
 
-    # gaps to the optimum, per method and x
+
+def _gap_table(v: SuiteView, group: str, kind: str, col: str, proven: bool) -> Table | None:
+    """Mean / max of ``col`` per method and x over the rows whose optimum is (not) ``proven``."""
+    x = v.x
+    grows = [r for r in v.rows if r["group"] == group]
+    xs = _ordered(r[x] for r in grows) if x else ["all"]
+    t = Table(
+        [f"method \\ {x or ''}", *[_fmt(val) for val in xs]], [], caption=f"{group}: gap to the {kind}, mean / max"
+    )
+    for label in v.labels:
+        cells = []
+        for val in xs:
+            sel = [
+                r[col]
+                for r in grows
+                if r["method_label"] == label
+                and (not x or r[x] == val)
+                and bool(r["best_known_proven"]) == proven
+                and r[col] is not None
+            ]
+            cells.append(f"{_pct(_mean(sel))} / {_pct(_max(sel))}" if sel else "–")
+        if any(c != "–" for c in cells):
+            t.rows.append([label, *cells])
+    if not t.rows:
+        return None
+    keep = [0] + [j for j in range(1, len(t.headers)) if any(row[j] != "–" for row in t.rows)]
+    t.headers = [t.headers[j] for j in keep]
+    t.rows = [[row[j] for j in keep] for row in t.rows]
+    return t
+
+
+def gap_section(v: SuiteView) -> Section:
     gsec = Section("Gap to the optimum", 3)
     gsec.blocks.append(
         "Relative gap (objective - optimum) / optimum, mean / max over the instances (and seeds) whose optimum is "
         "proven by an exact method. Where no optimum is proven, the certified bound (objective - best lower bound) "
         "/ best lower bound is given instead: the true gap is at most that."
     )
-    for g in groups:
-        grows = [r for r in rows if r["group"] == g]
-        xs = _ordered(r[x] for r in grows) if x else ["all"]
-        at = (lambda r, v: r[x] == v) if x else (lambda r, v: True)
-        for kind, col, flag in (("optimum", "gap_to_best", True), ("certified bound", "gap_to_bound", False)):
-            t = Table(
-                [f"method \\ {x or ''}", *[_fmt(v) for v in xs]], [], caption=f"{g}: gap to the {kind}, mean / max"
-            )
-            any_value = False
-            for label in heuristics + exacts:
-                cells = []
-                for v in xs:
-                    sel = [
-                        r[col]
-                        for r in grows
-                        if r["method_label"] == label
-                        and at(r, v)
-                        and bool(r["best_known_proven"]) == flag
-                        and r[col] is not None
-                    ]
-                    if sel:
-                        any_value = True
-                        cells.append(f"{_pct(_mean(sel))} / {_pct(_max(sel))}")
-                    else:
-                        cells.append("–")
-                if any(c != "–" for c in cells):
-                    t.rows.append([label, *cells])
-            if any_value:  # keep the x columns with at least one value
-                keep = [0] + [j for j in range(1, len(t.headers)) if any(row[j] != "–" for row in t.rows)]
-                t.headers = [t.headers[j] for j in keep]
-                t.rows = [[row[j] for j in keep] for row in t.rows]
+    for g in v.groups:
+        for kind, col, proven in (("optimum", "gap_to_best", True), ("certified bound", "gap_to_bound", False)):
+            t = _gap_table(v, g, kind, col, proven)
+            if t is not None:
                 gsec.blocks.append(t)
-    out.append(gsec)
+    return gsec
 
-    # status counts
-    statuses = _ordered(r["status"] for r in rows)
+
+def status_section(v: SuiteView) -> Section:
+    statuses = _ordered(r["status"] for r in v.rows)
     st = Table(["method", *statuses], [], caption="Cells per method and status.")
-    for label in heuristics + exacts:
+    for label in v.labels:
         st.rows.append(
-            [label, *[str(sum(1 for r in rows if r["method_label"] == label and r["status"] == s)) for s in statuses]]
+            [label, *[str(sum(1 for r in v.rows if r["method_label"] == label and r["status"] == s)) for s in statuses]]
         )
-    out.append(Section("Statuses", 3, [st]))
+    return Section("Statuses", 3, [st])
 
-    # failed cells
-    failed = [r for r in rows if r["status"] in ("ERROR", "TIME_LIMIT")]
+
+def failed_section(v: SuiteView) -> Section:
+    x = v.x
+    failed = [r for r in v.rows if is_failure(r["status"], r["objective"], r["lower_bound"])]
     fsec = Section("Failed cells", 3)
-    if failed:
-        ft = Table(
+    if not failed:
+        fsec.blocks.append("None: every finished cell has a result (cells stopped at their time limit are below).")
+        return fsec
+    ft = Table(
+        ["group", "instance", *([x] if x else []), "method", "seed", "status", "runtime (s)", "error"],
+        [],
+        caption="Cells without a result: they raised or their worker crashed (ERROR), or the harness killed them "
+        "past their kill_after (TIME_LIMIT without objective or bound).",
+    )
+    for r in failed:
+        err = (r["error"] or "").replace("\n", " ")
+        ft.rows.append(
             [
-                "group",
-                "instance",
-                *([x] if x else []),
-                "method",
-                "seed",
-                "status",
-                "objective",
-                "lower bound",
-                "runtime (s)",
-                "error",
-            ],
-            [],
-            caption="Cells that raised (ERROR) or stopped at their time limit (TIME_LIMIT, with the best "
-            "objective and bound they reached).",
+                r["group"],
+                r["instance"],
+                *([_fmt(r[x])] if x else []),
+                r["method_label"],
+                str(r["seed"]),
+                r["status"],
+                _fmt(r["runtime_s"], 3),
+                err[:300] + ("..." if len(err) > 300 else ""),
+            ]
         )
-        for r in failed:
-            err = (r["error"] or "").replace("\n", " ")
-            ft.rows.append(
-                [
-                    r["group"],
-                    r["instance"],
-                    *([_fmt(r[x])] if x else []),
-                    r["method_label"],
-                    str(r["seed"]),
-                    r["status"],
-                    _fmt(r["objective"], 8),
-                    _fmt(r["lower_bound"], 8),
-                    _fmt(r["runtime_s"], 3),
-                    err[:300] + ("..." if len(err) > 300 else ""),
-                ]
-            )
-        fsec.blocks.append(ft)
-    else:
-        fsec.blocks.append("None: every cell finished with a result.")
-    out.append(fsec)
+    fsec.blocks.append(ft)
+    return fsec
 
-    # checks
+
+def time_limited_section(v: SuiteView) -> Section | None:
+    """Cells stopped by their time limit with a result: finished cells, listed with their gaps."""
+    x = v.x
+    limited = [r for r in v.rows if is_time_limited(r["status"], r["objective"], r["lower_bound"])]
+    if not limited:
+        return None
+    t = Table(
+        [
+            "group",
+            "instance",
+            *([x] if x else []),
+            "method",
+            "seed",
+            "objective",
+            "own bound",
+            "own gap",
+            "gap to best bound",
+            "runtime (s)",
+        ],
+        [],
+        caption="Cells stopped by their time limit with their best objective and certified bound (not failures: "
+        "they count in every table above). Own gap: (objective - own bound) / objective; gap to best bound: "
+        "against the best bound of any method on that instance.",
+    )
+    for r in limited:
+        own = None
+        if r["objective"] is not None and r["lower_bound"] is not None and r["objective"] != 0:
+            own = abs(r["objective"] - r["lower_bound"]) / abs(r["objective"])
+        t.rows.append(
+            [
+                r["group"],
+                r["instance"],
+                *([_fmt(r[x])] if x else []),
+                r["method_label"],
+                str(r["seed"]),
+                _fmt(r["objective"], 8),
+                _fmt(r["lower_bound"], 8),
+                _pct(own),
+                _pct(r["gap_to_bound"]),
+                _fmt(r["runtime_s"], 3),
+            ]
+        )
+    return Section("Time-limited cells", 3, [t])
+
+
+def _check_row(problem: str, r: dict[str, Any]) -> list[str]:
+    return [
+        problem,
+        r["group"],
+        r["instance"],
+        r["method_label"],
+        _fmt(r["objective"], 10),
+        _fmt(r["best_bound"], 10),
+        _fmt(r["best_known"], 10),
+    ]
+
+
+def checks_section(v: SuiteView) -> Section:
     csec = Section("Consistency checks", 3)
     below = [
         r
-        for r in rows
+        for r in v.rows
         if r["objective"] is not None
         and r["best_bound"] is not None
         and r["objective"] < r["best_bound"] - REL_TOL * max(1.0, abs(r["best_bound"]))
     ]
     disagree = [
         r
-        for r in rows
+        for r in v.rows
         if r["exact"]
         and r["status"] == "OPTIMAL"
         and r["best_known_proven"]
         and r["objective"] is not None
-        and not _is_optimal_row(r)
+        and not is_optimal_row(r)
     ]
     if not below and not disagree:
         csec.blocks.append(
             "Passed: no objective lies below a certified lower bound, and every exact method that "
             "claims an optimum agrees with the best proven value (relative tolerance 1e-6)."
         )
-    else:
-        ct = Table(["problem", "group", "instance", "method", "objective", "best bound", "best known"], [])
-        for r in below:
-            ct.rows.append(
-                [
-                    "objective below a certified bound",
-                    r["group"],
-                    r["instance"],
-                    r["method_label"],
-                    _fmt(r["objective"], 10),
-                    _fmt(r["best_bound"], 10),
-                    _fmt(r["best_known"], 10),
-                ]
-            )
-        for r in disagree:
-            ct.rows.append(
-                [
-                    "claimed optimum differs",
-                    r["group"],
-                    r["instance"],
-                    r["method_label"],
-                    _fmt(r["objective"], 10),
-                    _fmt(r["best_bound"], 10),
-                    _fmt(r["best_known"], 10),
-                ]
-            )
-        csec.blocks.append("FAILED: these cells contradict each other; a method is wrong.")
-        csec.blocks.append(ct)
-    out.append(csec)
+        return csec
+    ct = Table(["problem", "group", "instance", "method", "objective", "best bound", "best known"], [])
+    ct.rows += [_check_row("objective below a certified bound", r) for r in below]
+    ct.rows += [_check_row("claimed optimum differs", r) for r in disagree]
+    csec.blocks.append("FAILED: these cells contradict each other; a method is wrong.")
+    csec.blocks.append(ct)
+    return csec
 
-    # provenance
+
+def provenance_section(v: SuiteView) -> Section:
     pt = Table(
         [
             "run",
@@ -518,10 +581,10 @@ def suite_sections(
         [],
         caption="Runs of this suite in the store (ended '–': killed).",
     )
-    for run in runs:
+    for run in v.runs:
         versions = json.loads(run["versions"] or "{}")
         solvers = ", ".join(
-            f"{k} {v}" for k, v in versions.items() if v and k in ("highspy", "pyomo", "pulp", "ortools")
+            f"{k} {ver}" for k, ver in versions.items() if ver and k in ("highspy", "pyomo", "pulp", "ortools")
         )
         pt.rows.append(
             [
@@ -538,8 +601,35 @@ def suite_sections(
                 solvers,
             ]
         )
-    out.append(Section("Provenance", 3, [pt]))
-    return out
+    return Section("Provenance", 3, [pt])
+
+
+def suite_sections(
+    table: ResultTable,
+    suite: str,
+    config: dict[str, Any],
+    runs: list[dict[str, Any]],
+    slug: str,
+    *,
+    plan: list[dict[str, Any]] | None = None,
+) -> list[Section]:
+    """The generic sections of one suite's report, in order (each drawn from the tidy table;
+    ``plan``, the suite's planned and finished cells per group and method, says what is missing)."""
+    v = suite_view(table, suite, config, runs, slug, plan)
+    sections = [
+        intro_section(table, suite, v),
+        headline_section(v),
+        definitions_section(table, v),
+        figures_section(table, v),
+        runtime_section(v),
+        gap_section(v),
+        status_section(v),
+        failed_section(v),
+        time_limited_section(v),
+        checks_section(v),
+        provenance_section(v),
+    ]
+    return [s for s in sections if s is not None]
 
 
 def family_sections(table: ResultTable, suite: str, config: dict[str, Any], slug: str) -> list[Section]:
@@ -657,28 +747,45 @@ def write_report(db: str | os.PathLike, out_dir: str | os.PathLike, *, suite: st
 
     Returns the paths written.  Every number comes from :func:`.table.result_table`.
     """
+    out = check_output_dir(out_dir)
     store = ResultStore(db, create=False)
     try:
         table = result_table(store, suite=suite)
-        suites = [suite] if suite else list(dict.fromkeys(r["suite"] for r in table.rows))
+        suites = [suite] if suite else list(dict.fromkeys([*(r["suite"] for r in table.rows), *store.suites()]))
         configs = {s: store.latest_suite_config(s) for s in suites}
         runs = {s: [r for r in store.runs() if r["suite"] == s] for s in suites}
+        plans = {s: store.plan_progress(s) for s in suites}
     finally:
         store.close()
-    out = Path(out_dir)
-    figdir = out / "figures"
-    figdir.mkdir(parents=True, exist_ok=True)
     sections: list[Section] = []
     for s in suites:
-        sections += suite_sections(table, s, configs[s], runs[s], _slug(s))
+        sections += suite_sections(table, s, configs[s], runs[s], _slug(s), plan=plans[s])
         sections += family_sections(table, s, configs[s], _slug(s))
     title = "coschedopt benchmark report" + (f": {suites[0]}" if len(suites) == 1 else "")
     preamble = [
         f"Result store `{Path(db).name}`: {len(table.rows)} cells of {len(suites)} suite(s). Every number and figure "
         "below is computed from the tidy table `results.csv` written next to this report (`coschedopt bench export`)."
     ]
+    planned = sum(p["planned"] for ps in plans.values() for p in ps)
+    missing = planned - sum(p["finished"] for ps in plans.values() for p in ps)
+    if missing:
+        preamble.append(
+            f"**Partial results: {missing} of {planned} planned cells are missing** (not run yet, or the run was "
+            "stopped); each suite's first section says where. Figures and tables show the finished cells only."
+        )
     if not table.rows:
         preamble.append("The store holds no finished cell yet.")
+    try:
+        return _write_files(out, table, title, preamble, sections)
+    except OSError as exc:
+        raise output_error(exc.filename or out, exc) from None
+
+
+def _write_files(
+    out: Path, table: ResultTable, title: str, preamble: list[str], sections: list[Section]
+) -> dict[str, Path]:
+    figdir = out / "figures"
+    figdir.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}
     for sec in sections:
         for b in sec.blocks:

@@ -11,19 +11,18 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..core import available_cores
-from .cell import now_iso
+from .cell import is_failure, is_time_limited, now_iso
 from .executors import DaskExecutor, LocalPool
 from .progress import ProgressBar, format_duration
 from .provenance import collect_provenance
 from .store import ResultStore
-from .suite import Suite, load_suite
-
-FAILED_STATUSES = ("ERROR", "TIME_LIMIT")
+from .suite import Cell, Suite, load_suite
 
 
 @dataclass
@@ -37,12 +36,65 @@ class RunSummary:
     failed: int
     seconds: float
     executor: str
+    #: cells stopped by their time limit with a result (a schedule or a certified bound): not failures
+    time_limited: int = 0
 
     def __str__(self) -> str:
         return (
             f"suite {self.suite!r}: {self.done} cells run, {self.skipped} already in {self.db}, "
-            f"{self.failed} failed (ERROR or TIME_LIMIT), {format_duration(self.seconds)} on {self.executor}"
+            f"{self.failed} failed (raised, crashed, or killed without a result), {self.time_limited} stopped at their "
+            f"time limit with a result, {format_duration(self.seconds)} on {self.executor}"
         )
+
+
+def _executor(s: Suite, workers: int | None, scheduler: str | None, dask_local: int | None) -> Any:
+    """The local pool (default) or a Dask client; a wrong Dask address raises here, before the store is touched."""
+    if scheduler or dask_local:
+        return DaskExecutor(address=scheduler, local_workers=dask_local)
+    return LocalPool(workers or available_cores(), s.worker_modules())
+
+
+def _payloads(s: Suite, todo: list[Cell]) -> list[dict[str, Any]]:
+    """What the workers receive for each cell to run (plain data)."""
+    instances = s.instance_by_id()
+    modules = s.worker_modules()
+    payloads = []
+    for c in todo:
+        p = c.payload(instances[c.instance_id].data, modules)
+        p["kill_after"] = c.kill_after
+        payloads.append(p)
+    return payloads
+
+
+@dataclass
+class _Counts:
+    done: int = 0
+    failed: int = 0
+    time_limited: int = 0
+
+
+def _store_records(
+    executor: Any, s: Suite, todo: list[Cell], store: ResultStore, run_id: int, counts: _Counts, bar: Any
+) -> None:
+    """Run the cells of ``todo`` and commit each record the moment it arrives."""
+    by_key = {c.key: c for c in todo}
+    instances = s.instance_by_id()
+    for record in executor.run(_payloads(s, todo)):
+        if record is None:
+            if bar:
+                bar.draw()
+            continue
+        cell = by_key[record["key"]]
+        store.record_cell(cell, instances[cell.instance_id].source, record, run_id)
+        counts.done += 1
+        result = (record["status"], record.get("objective"), record.get("lower_bound"))
+        bad = is_failure(*result)
+        counts.failed += bad
+        counts.time_limited += is_time_limited(*result)
+        if counts.done % 20 == 0 or bad:
+            store.update_run(run_id, cells_done=counts.done, cells_failed=counts.failed)
+        if bar:
+            bar.update(done=1, failed=int(bad), method=cell.label, seconds=record.get("runtime_s"))
 
 
 def run_suite(
@@ -69,15 +121,11 @@ def run_suite(
         raise InputError("give --scheduler or --dask-local, not both", where="--scheduler")
     s = suite if isinstance(suite, Suite) else load_suite(suite)
     stream = stream if stream is not None else sys.stderr
-    # reach the cluster before touching the store: a wrong address leaves no trace
-    if scheduler or dask_local:
-        executor: Any = DaskExecutor(address=scheduler, local_workers=dask_local)
-    else:
-        executor = LocalPool(workers or available_cores(), s.worker_modules())
+    executor = _executor(s, workers, scheduler, dask_local)
     status = "interrupted"
     store: ResultStore | None = None
     run_id: int | None = None
-    done = failed = 0
+    counts = _Counts()
     start = time.monotonic()
     bar: ProgressBar | None = None
     try:
@@ -89,31 +137,17 @@ def run_suite(
         command = command if command is not None else " ".join(sys.argv)
         run_id = store.start_run(s, collect_provenance(), executor.description, command)
         store.update_run(run_id, cells_planned=len(cells), cells_skipped=len(finished), cells_done=0, cells_failed=0)
-        by_key = {c.key: c for c in todo}
-        instances = s.instance_by_id()
-        modules = s.worker_modules()
-        payloads = []
-        for c in todo:
-            p = c.payload(instances[c.instance_id].data, modules)
-            p["kill_after"] = c.kill_after
-            payloads.append(p)
         if progress:
-            bar = ProgressBar(len(cells), skipped=len(finished), label=f"{s.name} ", stream=stream)
+            bar = ProgressBar(
+                len(cells),
+                skipped=len(finished),
+                label=f"{s.name} ",
+                stream=stream,
+                todo=Counter(c.label for c in todo),
+                parallel=executor.parallel,
+            )
             bar.draw(force=True)
-        for record in executor.run(payloads):
-            if record is None:
-                if bar:
-                    bar.draw()
-                continue
-            cell = by_key[record["key"]]
-            store.record_cell(cell, instances[cell.instance_id].source, record, run_id)
-            done += 1
-            bad = record["status"] in FAILED_STATUSES
-            failed += bad
-            if done % 20 == 0 or bad:
-                store.update_run(run_id, cells_done=done, cells_failed=failed)
-            if bar:
-                bar.update(done=1, failed=int(bad))
+        _store_records(executor, s, todo, store, run_id, counts, bar)
         status = "finished"
         return RunSummary(
             run_id=run_id,
@@ -121,10 +155,11 @@ def run_suite(
             db=Path(db),
             planned=len(cells),
             skipped=len(finished),
-            done=done,
-            failed=failed,
+            done=counts.done,
+            failed=counts.failed,
             seconds=time.monotonic() - start,
             executor=executor.description,
+            time_limited=counts.time_limited,
         )
     finally:
         executor.close(kill=status != "finished")
@@ -132,5 +167,7 @@ def run_suite(
             bar.close()
         if store is not None:
             if run_id is not None:
-                store.update_run(run_id, cells_done=done, cells_failed=failed, ended_at=now_iso(), status=status)
+                store.update_run(
+                    run_id, cells_done=counts.done, cells_failed=counts.failed, ended_at=now_iso(), status=status
+                )
             store.close()

@@ -25,7 +25,7 @@ from typing import Any
 from ..core import InputError
 from .suite import Cell, InstanceEntry, Suite
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the plan records each cell's group and method label (missing cells per group)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS runs (
     cells_planned   INTEGER,
     cells_skipped   INTEGER,           -- already in the store when the run started
     cells_done      INTEGER,           -- finished by this run
-    cells_failed    INTEGER            -- of which ERROR or TIME_LIMIT
+    cells_failed    INTEGER            -- of which failed: ERROR (raised, crashed) or killed (TIME_LIMIT without result)
 );
 CREATE TABLE IF NOT EXISTS instances (
     instance_id TEXT PRIMARY KEY,      -- first 16 hex digits of sha256(canonical JSON of the instance)
@@ -58,8 +58,10 @@ CREATE TABLE IF NOT EXISTS instances (
     data        TEXT NOT NULL          -- the instance's JSON (load it with coschedopt.instance_from_dict)
 );
 CREATE TABLE IF NOT EXISTS plan (
-    suite     TEXT NOT NULL,
-    cell_key  TEXT NOT NULL,
+    suite          TEXT NOT NULL,
+    cell_key       TEXT NOT NULL,
+    instance_group TEXT,               -- the cell's [[instances]] group (NULL in stores of schema 1)
+    method_label   TEXT,               -- the cell's method label (NULL in stores of schema 1)
     PRIMARY KEY (suite, cell_key)
 );
 CREATE TABLE IF NOT EXISTS cells (
@@ -118,7 +120,16 @@ class ResultStore:
                 f"store schema version {version} is newer than this coschedopt ({SCHEMA_VERSION})", where=str(path)
             )
         self.conn.executescript("BEGIN IMMEDIATE;" + SCHEMA + "COMMIT;")
+        self._upgrade()
         self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _upgrade(self) -> None:
+        """Schema 1 -> 2: the plan's group and method label columns (NULL for the cells planned before)."""
+        columns = {r[1] for r in self.conn.execute("PRAGMA table_info(plan)")}
+        with self.transaction():
+            for col in ("instance_group", "method_label"):
+                if col not in columns:
+                    self.conn.execute(f"ALTER TABLE plan ADD COLUMN {col} TEXT")
 
     # -- plumbing
 
@@ -179,7 +190,8 @@ class ResultStore:
             )
             self.conn.execute("DELETE FROM plan WHERE suite = ?", (suite.name,))
             self.conn.executemany(
-                "INSERT OR IGNORE INTO plan (suite, cell_key) VALUES (?, ?)", [(suite.name, c.key) for c in suite.cells]
+                "INSERT OR IGNORE INTO plan (suite, cell_key, instance_group, method_label) VALUES (?, ?, ?, ?)",
+                [(suite.name, c.key, c.group, c.label) for c in suite.cells],
             )
 
     def finished_keys(self, keys: Iterable[str]) -> set[str]:
@@ -243,6 +255,14 @@ class ResultStore:
             args = (suite,)
         q += " ORDER BY c.suite, c.instance_group, c.instance_id, c.method_label, c.seed"
         return [dict(r) for r in self.conn.execute(q, args)]
+
+    def plan_progress(self, suite: str) -> list[dict[str, Any]]:
+        """Per (group, method label) of the suite's current plan: cells ``planned`` and ``finished``."""
+        q = """SELECT p.instance_group AS "group", p.method_label AS label, COUNT(*) AS planned,
+                      COUNT(c.cell_key) AS finished
+               FROM plan p LEFT JOIN cells c ON c.cell_key = p.cell_key
+               WHERE p.suite = ? GROUP BY p.instance_group, p.method_label"""
+        return [dict(r) for r in self.conn.execute(q, (suite,))]
 
     def suites(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT suite FROM plan ORDER BY suite")]

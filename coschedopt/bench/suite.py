@@ -370,10 +370,19 @@ def load_suite(suite: str | os.PathLike) -> Suite:
     return parse_suite(config, path=path, text=text)
 
 
-def parse_suite(config: dict[str, Any], *, path: Path, text: str = "") -> Suite:
-    """Check a suite already read from TOML (``path`` locates errors and relative files)."""
-    w = _Where(path)
-    _check_keys(config, _TOP_KEYS, "", w)
+@dataclass(frozen=True)
+class _Head:
+    """The ``[suite]`` table, checked."""
+
+    name: str
+    family: Any
+    description: str
+    plugins: list[str]
+    time_limit: float | None
+    kill_after: float | None
+
+
+def _parse_head(config: dict[str, Any], path: Path, w: _Where) -> _Head:
     head = _check_keys(config.get("suite", {}), _SUITE_KEYS, "suite", w)
     plugins = _import_plugins(head.get("plugins", []), w)
     if "family" not in head:
@@ -387,9 +396,17 @@ def parse_suite(config: dict[str, Any], *, path: Path, text: str = "") -> Suite:
     description = head.get("description", "")
     if not isinstance(description, str):
         raise w.error("suite.description", f"expected a string, got {description!r}")
-    default_limit = _seconds(head["time_limit"], "suite.time_limit", w) if "time_limit" in head else None
-    default_kill = _seconds(head["kill_after"], "suite.kill_after", w) if "kill_after" in head else None
+    return _Head(
+        name=name,
+        family=family,
+        description=description,
+        plugins=plugins,
+        time_limit=_seconds(head["time_limit"], "suite.time_limit", w) if "time_limit" in head else None,
+        kill_after=_seconds(head["kill_after"], "suite.kill_after", w) if "kill_after" in head else None,
+    )
 
+
+def _check_report(config: dict[str, Any], w: _Where) -> None:
     report = _check_keys(config.get("report", {}), _REPORT_KEYS, "report", w)
     if "x" in report:
         _string(report["x"], "report.x", w)
@@ -400,33 +417,30 @@ def parse_suite(config: dict[str, Any], *, path: Path, text: str = "") -> Suite:
     if "captions" in report and not isinstance(report["captions"], dict):
         raise w.error("report.captions", f"expected a table of metric = caption, got {report['captions']!r}")
 
-    suite = Suite(
-        name=name,
-        path=path,
-        family=family_kind,
-        description=description,
-        text=text,
-        config=config,
-        plugins=plugins,
-    )
 
+def _parse_instances(config: dict[str, Any], family: Any, path: Path, w: _Where) -> list[InstanceEntry]:
     blocks = config.get("instances")
     if not isinstance(blocks, list) or not blocks:
         raise w.error("instances", f"expected at least one [[instances]] table, got {blocks!r}")
+    out: list[InstanceEntry] = []
     seen: set[tuple[str, str]] = set()
     for i, block in enumerate(blocks):
         for entry in _expand_instances(block, f"instances[{i}]", family, path, w):
             if (entry.instance_id, entry.group) in seen:
                 continue  # the same instance twice in one group counts once
             seen.add((entry.instance_id, entry.group))
-            suite.instances.append(entry)
+            out.append(entry)
+    return out
 
+
+def _parse_methods(config: dict[str, Any], head: _Head, w: _Where) -> list[MethodEntry]:
     mblocks = config.get("methods")
     if not isinstance(mblocks, list) or not mblocks:
         raise w.error("methods", f"expected at least one [[methods]] table, got {mblocks!r}")
+    out: list[MethodEntry] = []
     labels: dict[str, tuple[int, MethodEntry]] = {}
     for j, block in enumerate(mblocks):
-        m = _parse_method(block, f"methods[{j}]", family_kind, default_limit, default_kill, w)
+        m = _parse_method(block, f"methods[{j}]", head.family.kind, head.time_limit, head.kill_after, w)
         if m.label in labels:  # one label, one (method, options): entries may split a method's `when`
             i, other = labels[m.label]
             if (other.name, other.options) != (m.name, m.options):
@@ -435,15 +449,20 @@ def parse_suite(config: dict[str, Any], *, path: Path, text: str = "") -> Suite:
                     f"label {m.label!r} already names methods[{i}] ({other.name} with options {other.options!r})",
                 )
         labels.setdefault(m.label, (j, m))
-        suite.methods.append(m)
+        out.append(m)
+    return out
 
+
+def _expand_cells(suite: Suite, w: _Where) -> list[Cell]:
+    """Every (instance, method, seed) the methods' ``when`` filters keep; a cell planned twice raises."""
+    cells: list[Cell] = []
     owner: dict[str, int] = {}
     for e in suite.instances:
         for j, m in enumerate(suite.methods):
             if not matches_when(m.when, e.group, e.size):
                 continue
             for s in m.seeds:
-                key_data = [name, family_kind, e.group, e.instance_id, m.name, s, m.options, m.time_limit]
+                key_data = [suite.name, suite.family, e.group, e.instance_id, m.name, s, m.options, m.time_limit]
                 key = digest(key_data, 32)
                 if key in owner:
                     raise w.error(
@@ -452,11 +471,11 @@ def parse_suite(config: dict[str, Any], *, path: Path, text: str = "") -> Suite:
                         f"on instance {getattr(e.instance, 'name', e.instance_id)!r}; narrow one 'when'",
                     )
                 owner[key] = j
-                suite.cells.append(
+                cells.append(
                     Cell(
                         key=key,
-                        suite=name,
-                        family=family_kind,
+                        suite=suite.name,
+                        family=suite.family,
                         group=e.group,
                         instance_id=e.instance_id,
                         instance_name=str(getattr(e.instance, "name", e.instance_id)),
@@ -470,8 +489,29 @@ def parse_suite(config: dict[str, Any], *, path: Path, text: str = "") -> Suite:
                         kill_after=m.kill_after,
                     )
                 )
-    if not suite.cells:
+    if not cells:
         raise w.error("methods", "no cell to run: every method's 'when' filter excludes every instance")
+    return cells
+
+
+def parse_suite(config: dict[str, Any], *, path: Path, text: str = "") -> Suite:
+    """Check a suite already read from TOML (``path`` locates errors and relative files)."""
+    w = _Where(path)
+    _check_keys(config, _TOP_KEYS, "", w)
+    head = _parse_head(config, path, w)
+    _check_report(config, w)
+    suite = Suite(
+        name=head.name,
+        path=path,
+        family=head.family.kind,
+        description=head.description,
+        text=text,
+        config=config,
+        plugins=head.plugins,
+    )
+    suite.instances = _parse_instances(config, head.family, path, w)
+    suite.methods = _parse_methods(config, head, w)
+    suite.cells = _expand_cells(suite, w)
     return suite
 
 
@@ -514,38 +554,42 @@ def _expand_instances(block: Any, key: str, family: Any, path: Path, w: _Where) 
     has_gen, has_files = "generator" in block, "files" in block
     if has_gen == has_files:
         raise w.error(key, "give exactly one of 'generator' (with params/grid/seeds) or 'files'")
-    out: list[InstanceEntry] = []
     if has_files:
-        for k in ("params", "grid", "seeds"):
-            if k in block:
-                raise w.error(f"{key}.{k}", f"'{k}' only goes with 'generator', not with 'files' (got {block[k]!r})")
-        files = block["files"]
-        if isinstance(files, str):
-            files = [files]
-        if not isinstance(files, list) or not files or not all(isinstance(f, str) for f in files):
-            raise w.error(f"{key}.files", f"expected a list of instance file paths, got {block['files']!r}")
-        group = _string(block.get("group", "files"), f"{key}.group", w)
-        for i, f in enumerate(files):
-            fp = Path(f) if Path(f).is_absolute() else path.parent / f
-            try:
-                inst = load_instance(fp)
-            except InputError as exc:
-                raise w.error(f"{key}.files[{i}]", f"{f!r}: {exc}") from None
-            if getattr(inst, "kind", None) != family.kind:
-                raise w.error(
-                    f"{key}.files[{i}]", f"{f!r} is a {getattr(inst, 'kind', '?')!r} instance, not {family.kind!r}"
-                )
-            out.append(_entry(family, group, inst, {"file": str(f)}, None))
-        return out
+        return _file_instances(block, key, family, path, w)
+    return _generated_instances(block, key, family, path, w)
 
-    gen_name = _string(block["generator"], f"{key}.generator", w)
-    gen = _find_generator(family.kind, gen_name, f"{key}.generator", w)
-    group = _string(block.get("group", gen_name), f"{key}.group", w)
-    actions = _generator_params(gen)
-    params = block.get("params", {})
+
+def _file_instances(block: dict[str, Any], key: str, family: Any, path: Path, w: _Where) -> list[InstanceEntry]:
+    for k in ("params", "grid", "seeds"):
+        if k in block:
+            raise w.error(f"{key}.{k}", f"'{k}' only goes with 'generator', not with 'files' (got {block[k]!r})")
+    files = block["files"]
+    if isinstance(files, str):
+        files = [files]
+    if not isinstance(files, list) or not files or not all(isinstance(f, str) for f in files):
+        raise w.error(f"{key}.files", f"expected a list of instance file paths, got {block['files']!r}")
+    group = _string(block.get("group", "files"), f"{key}.group", w)
+    out: list[InstanceEntry] = []
+    for i, f in enumerate(files):
+        fp = Path(f) if Path(f).is_absolute() else path.parent / f
+        try:
+            inst = load_instance(fp)
+        except InputError as exc:
+            raise w.error(f"{key}.files[{i}]", f"{f!r}: {exc}") from None
+        if getattr(inst, "kind", None) != family.kind:
+            raise w.error(
+                f"{key}.files[{i}]", f"{f!r} is a {getattr(inst, 'kind', '?')!r} instance, not {family.kind!r}"
+            )
+        out.append(_entry(family, group, inst, {"file": str(f)}, None))
+    return out
+
+
+def _check_generator_params(
+    gen_name: str, actions: dict[str, argparse.Action], params: Any, grid: Any, key: str, w: _Where
+) -> None:
+    """``params`` and ``grid`` of an ``[[instances]]`` table against what the generator's options accept."""
     if not isinstance(params, dict):
         raise w.error(f"{key}.params", f"expected a table of generator parameters, got {params!r}")
-    grid = block.get("grid", {})
     if not isinstance(grid, dict):
         raise w.error(f"{key}.grid", f"expected a table of parameter = [values], got {grid!r}")
     for where, table in (("params", params), ("grid", grid)):
@@ -570,11 +614,21 @@ def _expand_instances(block: Any, key: str, family: Any, path: Path, w: _Where) 
     for p, a in actions.items():
         if a.required and p not in params and p not in grid:
             raise w.error(f"{key}.params.{p}", f"generator {gen_name!r} needs parameter {p!r}")
+
+
+def _generated_instances(block: dict[str, Any], key: str, family: Any, path: Path, w: _Where) -> list[InstanceEntry]:
+    gen_name = _string(block["generator"], f"{key}.generator", w)
+    gen = _find_generator(family.kind, gen_name, f"{key}.generator", w)
+    group = _string(block.get("group", gen_name), f"{key}.group", w)
+    actions = _generator_params(gen)
+    params, grid = block.get("params", {}), block.get("grid", {})
+    _check_generator_params(gen_name, actions, params, grid, key, w)
     defaults = {p: a.default for p, a in actions.items() if p not in params and p not in grid}
     if "files" in params and isinstance(params["files"], list):  # paths relative to the suite file
         params = dict(params, files=[str(f if Path(f).is_absolute() else path.parent / f) for f in params["files"]])
     seeds = _seeds(block.get("seeds", [0]), f"{key}.seeds", w)
     names = list(grid)
+    out: list[InstanceEntry] = []
     for combo in itertools.product(*(grid[n] for n in names)):
         values = dict(zip(names, combo, strict=True))
         for s in seeds:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import InputError, get_family
+from ..core.io import check_output_file, output_error
 from .store import ResultStore
 
 LEADING = ("suite", "group", "family", "instance", "instance_id", "instance_seed")
@@ -188,11 +189,14 @@ def write_table(table: ResultTable, path: str | os.PathLike) -> Path:
     """Write the table as CSV (``.csv``) or Parquet (``.parquet``, needs pyarrow), atomically."""
     p = Path(path)
     suffix = p.suffix.lower()
+    if p.is_dir():
+        check_output_file(p, example="results.csv")  # raises: a directory, not a file
     if suffix not in (".csv", ".parquet"):
         raise InputError(f"output must end in .csv or .parquet, got {str(path)!r}", where="-o")
-    p.parent.mkdir(parents=True, exist_ok=True)
+    check_output_file(p)
     tmp = p.with_name(f".{p.name}.tmp")
     try:
+        p.parent.mkdir(parents=True, exist_ok=True)
         if suffix == ".csv":
             with tmp.open("w", newline="", encoding="utf-8") as fh:
                 w = csv.DictWriter(fh, fieldnames=table.columns)
@@ -210,6 +214,8 @@ def write_table(table: ResultTable, path: str | os.PathLike) -> Path:
             data = {c: [row[c] for row in table.rows] for c in table.columns}
             pq.write_table(pa.table(data), tmp)
         os.replace(tmp, p)
+    except OSError as exc:
+        raise output_error(p, exc) from None
     finally:
         tmp.unlink(missing_ok=True)
     return p

@@ -10,6 +10,20 @@ from __future__ import annotations
 from .instance import CombosInstance
 from .schedule import CombosSchedule, makespan
 
+#: the columns of :func:`combos_metrics`, as the benchmark report defines them (b_i: the work of
+#: task i, D = sum_i b_i, a*: the fastest combination speed, C_max: the makespan)
+METRIC_DEFINITIONS = {
+    "makespan": "C_max, the time the last task finishes (the objective); lower is better.",
+    "mean_speed": "D / C_max: work done per time unit, the node's average speed over the schedule.",
+    "max_speed": "a*, the fastest combination speed of the instance (the same for every method).",
+    "ratio_to_trivial_bound": "C_max / max(max_i b_i, D / a*): the makespan over the trivial lower bound.",
+    "fcs_ratio_bound": "2 - 1 / a*: Theorem 1's bound on FCS's competitive ratio (the same for every method).",
+    "segments": "the number of (combination, duration) segments of the schedule.",
+    "combinations_used": "the number of distinct task combinations the schedule runs.",
+}
+#: metrics equal to the makespan divided by a constant of the instance
+OBJECTIVE_SCALED_METRICS = ("makespan", "ratio_to_trivial_bound")
+
 
 def trivial_lower_bound(instance: CombosInstance) -> float:
     """max(max_i b_i, D / a*): no task runs faster than alone (speed <= 1) and no

@@ -1,10 +1,19 @@
-"""JSON files: reading with located errors, atomic writing, dispatch on ``kind``."""
+"""JSON files: reading with located errors, atomic writing, dispatch on ``kind``.
+
+Output paths are checked before any work (:func:`check_output_file`,
+:func:`check_output_dir`) and every write failure becomes one
+:class:`InputError` naming the path and the problem, never a traceback.  A file
+written here keeps the permissions of the file it replaces, else gets the
+user's umask, as ``open()`` would give it.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,19 +37,99 @@ def read_json(path: str | os.PathLike) -> Any:
         raise InputError(f"malformed JSON: {exc.msg}", where=f"{p}:{exc.lineno}:{exc.colno}") from None
 
 
-def write_json(path: str | os.PathLike, data: Any) -> None:
-    """Write ``data`` atomically (temp file + rename): a crash never leaves half a file."""
+def _is_a_directory(path: str | os.PathLike, example: str) -> InputError:
+    return InputError(f"is a directory; give a file name inside it, e.g. {Path(path) / example}", where=str(path))
+
+
+def output_error(path: str | os.PathLike, exc: OSError, *, example: str = "out.json") -> InputError:
+    """One line for an output path that cannot be written: the path and what is wrong with it
+    (``example``: a file name to suggest when the path is a directory)."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=p.parent)
+    if isinstance(exc, IsADirectoryError) or p.is_dir():
+        return _is_a_directory(path, example)
+    for parent in p.parents:
+        if parent.exists() and not parent.is_dir():
+            return InputError(f"{parent} is a file, not a directory", where=str(path))
+    return InputError(f"cannot write here: {exc.strerror or exc}", where=str(path))
+
+
+def _probe_directory(directory: Path, shown: str) -> None:
+    """Raise unless a file can be created in ``directory`` (or in its nearest existing ancestor)."""
+    for d in (directory, *directory.parents):
+        if d.exists():
+            if not d.is_dir():
+                raise InputError(f"{d} is a file, not a directory", where=shown)
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=".coschedopt-probe.", dir=d)
+            except OSError as exc:
+                raise InputError(f"cannot write in {d}: {exc.strerror or exc}", where=shown) from None
+            os.close(fd)
+            os.unlink(tmp)
+            return
+
+
+def check_output_file(path: str | os.PathLike, *, example: str = "out.json") -> Path:
+    """Refuse, before any work, an output file that cannot be written (a directory, a file
+    used as a directory, a place where nothing can be created); returns the path."""
+    p = Path(path)
+    if p.is_dir():
+        raise _is_a_directory(path, example)
+    _probe_directory(p.parent, str(path))
+    return p
+
+
+def check_output_dir(path: str | os.PathLike) -> Path:
+    """Refuse, before any work, an output folder that is a file or cannot be created; returns the path."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise InputError("is a file, not a folder: give a folder for the report (e.g. reports/)", where=str(path))
+    _probe_directory(p, str(path))
+    return p
+
+
+_umask_lock = threading.Lock()
+
+
+def _new_file_mode(path: Path) -> int:
+    """The mode ``path`` keeps if it exists, else what ``open()`` would create it with (0666 less the umask)."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1, allow_nan=False)
-            fh.write("\n")
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        with _umask_lock:  # the umask can only be read by setting it
+            mask = os.umask(0o022)
+            os.umask(mask)
+        return 0o666 & ~mask
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` atomically (temp file + rename): a crash never leaves half a file.
+
+    A file replaced keeps its permissions; a new one gets the umask's (``mkstemp``
+    alone would make it 0600).  A path that cannot be written raises one
+    :class:`InputError` naming it.
+    """
+    p = Path(path)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=p.parent)
+    except OSError as exc:
+        raise output_error(path, exc) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.chmod(tmp, _new_file_mode(p))
         os.replace(tmp, p)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise output_error(path, exc) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_json(path: str | os.PathLike, data: Any) -> None:
+    """Write ``data`` as JSON atomically, as :func:`write_text` does (NaN and infinities refused)."""
+    write_text(path, json.dumps(data, indent=1, allow_nan=False) + "\n")
 
 
 def instance_from_dict(data: Any, *, repair: bool = False) -> Any:
@@ -101,6 +190,11 @@ def schedule_from_dict(instance: Any, data: Any) -> Any:
     """A schedule from a bare schedule dict or from a whole ``Result.to_dict()``."""
     if isinstance(data, dict) and "schedule" in data:
         data = data["schedule"]
+    elif isinstance(data, dict) and "kind" in data:
+        raise InputError(
+            f"this is a {data['kind']!r} instance, not a solution: solve it first "
+            "(coschedopt solve INSTANCE -m METHOD -o sol.json)"
+        )
     if not isinstance(data, dict):
         raise InputError(f"a solution must be a JSON object, got {type(data).__name__}")
     return family_of(instance).schedule_from_dict(instance, data)

@@ -49,6 +49,9 @@ def random_pack_instance(n: int, p: int, k: int, *, seed: int | None = 0, intege
     ``integer=True`` rounds times to integers (then repairs): many ties, the hard
     case for tie-breaking bugs.
     """
+    for value, what, flag in ((n, "tasks", "--tasks"), (p, "processors", "--processors"), (k, "k", "-k")):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+            raise InputError(f"the number of {what} ({flag}) must be at least 1, got {value!r}")
     rng = make_rng(seed)
     t = random_profiles(rng, n, p)
     if integer:
@@ -333,7 +336,10 @@ def random_three_partition_yes(triplets: int, bound: int, *, seed: int | None = 
 
 
 def _k_arg(parser: argparse.ArgumentParser, default: int | None) -> None:
-    parser.add_argument("--max-pack-size", "-k", type=int, default=default, help="k, the most tasks per pack")
+    shown = f"default {default}" if default is not None else "default: the number of processors"
+    parser.add_argument(
+        "--max-pack-size", "-k", type=int, default=default, help=f"k, the most tasks per pack ({shown})"
+    )
 
 
 def _random_args(parser: argparse.ArgumentParser) -> None:

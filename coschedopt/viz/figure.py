@@ -8,6 +8,7 @@ from typing import Any
 import matplotlib
 
 from ..core import InputError, family_of, resolve
+from ..core.io import check_output_file, output_error
 
 if not matplotlib.get_backend().lower().startswith(("module://", "nbagg", "ipympl")):
     matplotlib.use("Agg")  # no screen needed; Jupyter keeps its inline backend
@@ -16,19 +17,34 @@ if not matplotlib.get_backend().lower().startswith(("module://", "nbagg", "ipymp
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf", ".jpg", ".jpeg", ".eps", ".ps", ".tif", ".tiff", ".webp")
 
 
-def save_figure(fig: Any, path: str | Path, *, dpi: int = 120) -> Path:
-    """Write ``fig`` to ``path`` (format from the suffix) and close it; returns the path."""
-    import matplotlib.pyplot as plt
-
+def check_image_path(path: str | Path) -> Path:
+    """Refuse, before drawing, an image path with an unknown suffix or that cannot be written."""
     path = Path(path)
+    if path.is_dir():
+        check_output_file(path, example="figure.png")  # raises: a directory, not a file
     if path.suffix.lower() not in IMAGE_SUFFIXES:
         raise InputError(
             f"unknown image format {path.suffix or '(no suffix)'!r}; use one of {', '.join(IMAGE_SUFFIXES)}",
             where=str(path),
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=dpi, bbox_inches="tight")
-    plt.close(fig)
+    return check_output_file(path)
+
+
+def save_figure(fig: Any, path: str | Path, *, dpi: int = 120) -> Path:
+    """Write ``fig`` to ``path`` (format from the suffix) and close it; returns the path written.
+
+    A path that cannot be written raises one :class:`InputError` naming it.
+    """
+    import matplotlib.pyplot as plt
+
+    path = check_image_path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+    except OSError as exc:
+        raise output_error(path, exc) from None
+    finally:
+        plt.close(fig)
     return path
 
 

@@ -79,7 +79,10 @@ def test_error_and_time_limit_cells_are_recorded_and_the_run_goes_on(write_suite
     # a method killing its worker process costs exactly its own cell
     status, _, _, error = rows["toy-crash", "toy-n5-k2-s0"]
     assert status == "ERROR" and "worker process died (exit code 7)" in error
-    assert summary.failed == 2 + 2 + 2 + 1 + 1  # boom, refuse, limited, stubborn, crash
+    # toy-limited stopped at its limit with a schedule and a bound: finished, not failed (issue 39, item 6)
+    assert summary.failed == 2 + 2 + 1 + 1  # boom, refuse, stubborn (killed), crash
+    assert summary.time_limited == 2
+    assert "6 failed" in str(summary) and "2 stopped at their time limit with a result" in str(summary)
     (run,) = ResultStore(db).runs()
     assert run["status"] == "finished" and run["cells_done"] == 12 and run["cells_failed"] == summary.failed
 
@@ -257,6 +260,22 @@ def test_dask_local_cluster_runs_a_suite(write_suite, tmp_path):
     assert statuses["toy-boom/toy-n5-k1-s0"] == "ERROR"
     assert statuses["toy-limited/toy-n5-k2-s0"] == "TIME_LIMIT"
     assert statuses["toy-exact/toy-n5-k2-s0"] == "OPTIMAL"
+
+
+def test_the_eta_counts_each_methods_cells_at_its_own_time_and_waits_for_every_method():
+    # issue 39, item 7: the ETA read 25:01 at 35/944 for a run of 2:47 (slow exact cells first)
+    from coschedopt.bench.progress import ProgressBar
+
+    bar = ProgressBar(105, stream=io.StringIO(), todo={"exact": 5, "heuristic": 100}, parallel=2)
+    assert bar.eta() is None
+    bar.update(done=1, method="exact", seconds=10.0)
+    bar.update(done=1, method="exact", seconds=12.0)
+    assert bar.eta() is None and "ETA --:--" in bar.line()  # no heuristic has finished: no estimate
+    bar.update(done=1, method="heuristic", seconds=0.02)
+    assert bar.eta() == pytest.approx((3 * 11.0 + 99 * 0.02) / 2)
+    for _ in range(3):
+        bar.update(done=1, method="exact", seconds=11.0)
+    assert bar.eta() == pytest.approx(99 * 0.02 / 2)  # only heuristics left
 
 
 def test_progress_bar_shows_done_total_failures_and_eta():

@@ -202,3 +202,27 @@ def test_cli_refuses_a_malformed_suite_with_one_line_and_writes_nothing(write_su
     assert "bad.toml" in lines[0] and "instances[0].params.size" in lines[0] and "'three'" in lines[0]
     assert "Traceback" not in proc.stderr
     assert not Path(db).exists()
+
+
+def test_an_unknown_option_in_a_suite_stops_bench_run_before_anything_runs(write_suite, tmp_path, capsys):
+    # issue 39, item 16: `pack-approx` takes no `eps`; the suite is refused as a whole, exit 2, no store
+    from coschedopt.cli import main
+
+    path = write_suite(
+        """
+[suite]
+family = "pack"
+[[instances]]
+generator = "random"
+params = { tasks = 4, processors = 3, max_pack_size = 2 }
+[[methods]]
+name = "pack-approx"
+options = { eps = 0.3 }
+""",
+        name="eps",
+    )
+    db = tmp_path / "r.sqlite"
+    assert main(["bench", "run", str(path), "--db", str(db), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "eps.toml: methods[0].options.eps: unknown option 'eps' of method 'pack-approx'" in err
+    assert "valid options: none" in err and not db.exists()

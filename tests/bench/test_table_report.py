@@ -126,7 +126,36 @@ def test_report_lists_failed_cells_with_their_messages(write_suite, tmp_path):
     assert "RuntimeError: boom on purpose" in failed
     assert "worker process died (exit code 7)" in failed
     assert "killed by the harness" in failed
-    assert failed.count("| TIME_LIMIT |") == 3 and failed.count("| ERROR |") == 5
+    # issue 39, item 6: only the killed cell is a failure among the TIME_LIMIT ones; the two that
+    # stopped with a schedule and a bound are finished cells, listed apart with their gaps
+    assert failed.count("| TIME_LIMIT |") == 1 and failed.count("| ERROR |") == 5
+    limited = md.split("### Time-limited cells", 1)[1].split("###", 1)[0]
+    assert limited.count("| toy-limited |") == 2 and "toy-stubborn" not in limited
+    optimum = min(r["objective"] for r in result_table(db).rows if r["method"] == "toy-exact")
+    own_gap = (629 - 312.5) / 629
+    assert f"| 629 | 312.5 | {100 * own_gap:.2f}% | {100 * (629 - optimum) / optimum:.2f}% |" in limited
+
+
+def test_a_report_on_a_partial_store_says_how_many_planned_cells_are_missing_per_group(write_suite, tmp_path):
+    # issue 39, item 5: "35 cells ... Failed cells: None" while 909 of 944 planned cells were missing
+    from coschedopt.bench.store import ResultStore
+
+    small = FAILURES_SUITE.split("[[methods]]")[0] + '[[methods]]\nname = "toy-exact"\n'
+    db = tmp_path / "r.sqlite"
+    run_suite(write_suite(small, name="failures"), db=db, workers=1, progress=False)
+    grown = small.replace(
+        "grid = { k = [1, 2] }",
+        "grid = { k = [1, 2] }\n[[instances]]\ngroup = 'h'\n"
+        "generator = 'toy-gen'\nparams = { size = 4 }\ngrid = { k = [1, 2, 3] }",
+    )
+    grown += '[[methods]]\nname = "toy-identity"\n'
+    with ResultStore(db) as store:  # the suite grew; its new cells are planned but not run (as after a kill)
+        store.save_plan(load_suite(write_suite(grown, name="failures")))
+    md = write_report(db, tmp_path / "out")["markdown"].read_text()
+    head = md.split("### Headline", 1)[0]
+    assert "**Partial results: 8 of 10 planned cells are missing**" in head
+    assert "**Missing cells: 8 of 10 planned cells have no result** (g: 2 of 4; h: 6 of 6)" in head
+    assert "coschedopt bench run failures" in head
 
 
 def test_export_keeps_the_current_plan_unless_all(write_suite, tmp_path):

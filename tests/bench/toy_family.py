@@ -10,10 +10,11 @@ only to exercise the harness.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from dataclasses import dataclass
 
-from coschedopt.core import MethodOptions, MethodRefused, Result, Status, method, option
+from coschedopt.core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option
 from coschedopt.examples.toy import ToyInstance, ToySchedule
 from coschedopt.examples.toy.methods import optimal_order
 from coschedopt.examples.toy.schedule import toy_objective
@@ -73,3 +74,13 @@ def toy_refuse(instance, *, time_limit, seed, verbose, options):
     if instance.n > 3:
         raise MethodRefused(f"n = {instance.n} > 3", where="values")
     return Result(Status.OPTIMAL, optimal_order(instance))
+
+
+@method("toy", "toy-anytime", exact=True)
+def toy_anytime(instance, *, time_limit, seed, verbose, options):
+    """Keeps the identity order and half the optimum as bound, polling its deadline until it expires."""
+    deadline = Deadline(time_limit)
+    print("toy-anytime: started", file=sys.stderr, flush=True)
+    while not deadline.expired():
+        time.sleep(0.02)
+    return Result(Status.TIME_LIMIT, _identity(instance), lower_bound=toy_optimum(instance) / 2)

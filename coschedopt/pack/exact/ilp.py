@@ -34,23 +34,26 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyomo.environ as pyo
-from pyomo.contrib.solver.common.results import TerminationCondition
-from pyomo.contrib.solver.solvers.highs import Highs
 
 from ...core import Deadline, MethodOptions, Result, Status, method, option
+from ...core.deadline import interrupt_raises, request_stop, stop_requested
 from ..instance import PackInstance
 from ..schedule import PackSchedule, pack_cost, validate_schedule
 from .common import one_task_per_pack_schedule, simple_lower_bound
+
+if TYPE_CHECKING:  # Pyomo is imported where a model is built: `coschedopt --help` does not pay for it
+    import pyomo.environ as pyo
 
 # --------------------------------------------------------------------------- model (Pyomo)
 
 
 def build_theorem4_model(instance: PackInstance, *, symmetry_breaking: bool = False) -> pyo.ConcreteModel:
     """The ILP of Theorem 4 as a Pyomo model, indices 1-based as in the paper."""
+    import pyomo.environ as pyo
+
     n, p, k = instance.n, instance.processors, instance.max_pack_size
     m = pyo.ConcreteModel(name=f"theorem4-{instance.name}")
     m.I = pyo.RangeSet(1, n)  # tasks i
@@ -116,6 +119,7 @@ def _finish(
     bound: float | None,
     stats: dict[str, Any],
     what: str,
+    interrupted: bool = False,
 ) -> Result:
     """The Result of an ILP solve.
 
@@ -124,6 +128,7 @@ def _finish(
       one task per pack (the incumbent of the weak Theorem 4 relaxation is often worse),
       and the larger of the solver's dual bound and :func:`simple_lower_bound` (the LP
       relaxation of Theorem 4 is weak: its bound is about max t / n);
+    * stopped by Ctrl-C (``interrupted``): as on a time limit, ``stats["interrupted"]`` set;
     * stopped for another reason: FEASIBLE with the same schedule and bound, and a message.
 
     ``stats`` keeps the raw ``dual_bound`` and ``simple_bound`` apart.
@@ -144,6 +149,11 @@ def _finish(
     lower = min(max(bounds), cost)
     if proven:
         return Result(Status.OPTIMAL, schedule, lower_bound=lower if stats.get("mip_gap") else cost, stats=stats)
+    if interrupted:
+        stats["interrupted"] = True
+        return Result(
+            Status.TIME_LIMIT, schedule, lower_bound=lower, message=message or f"{what}: stopped by Ctrl-C", stats=stats
+        )
     if timed_out:
         return Result(
             Status.TIME_LIMIT, schedule, lower_bound=lower, message=message or f"{what}: time limit", stats=stats
@@ -180,6 +190,9 @@ def solve_ilp(
     :func:`simple_lower_bound` if larger (``stats`` has both).  HiGHS's log goes to
     stderr when ``verbose``.
     """
+    from pyomo.contrib.solver.common.results import TerminationCondition
+    from pyomo.contrib.solver.solvers.highs import Highs
+
     symmetry_breaking, mip_gap = options.symmetry_breaking, options.mip_gap
     deadline = Deadline(time_limit)
     n, p = instance.n, instance.processors
@@ -204,7 +217,12 @@ def solve_ilp(
     }
     if time_limit is not None:
         options["time_limit"] = max(0.01, deadline.remaining())
-    res = solver.solve(model, **options)
+    try:
+        with interrupt_raises():  # highspy cancels its solve on Ctrl-C and reports "interrupted"
+            res = solver.solve(model, **options)
+    except KeyboardInterrupt:  # Ctrl-C before HiGHS ran: nothing but the fallback to return
+        request_stop()
+        return _finish(instance, None, False, False, None, {"solver": "HiGHS"}, "HiGHS", interrupted=True)
     stats: dict[str, Any] = {
         "solver": f"HiGHS {'.'.join(map(str, solver.version()))}",
         "binaries": n * n * p,
@@ -223,9 +241,13 @@ def solve_ilp(
         stats["incumbent"] = float(res.incumbent_objective)
     proven = res.termination_condition == TerminationCondition.convergenceCriteriaSatisfied
     timed_out = res.termination_condition == TerminationCondition.maxTimeLimit
+    # highspy cancels its solve on Ctrl-C (and HiGHS 1.16 keeps no incumbent then)
+    interrupted = stop_requested() or res.termination_condition == TerminationCondition.interrupted
+    if interrupted:
+        request_stop()
     bound = res.objective_bound
     stats["dual_bound"] = None if bound is None or not math.isfinite(bound) else float(bound)
-    return _finish(instance, schedule, proven, timed_out, bound, stats, "HiGHS")
+    return _finish(instance, schedule, proven, timed_out, bound, stats, "HiGHS", interrupted)
 
 
 # --------------------------------------------------------------------------- model (PuLP / CBC)
@@ -354,4 +376,8 @@ def solve_ilp_cbc(
     elif proven and (mo := _CBC_OBJ.search(log)) is not None:
         bound = _printed_lower(mo.group(1))
     stats["dual_bound"] = bound
-    return _finish(instance, schedule, proven, timed_out, bound, stats, "CBC")
+    # CBC is in our process group: Ctrl-C reaches it, and it stops with its incumbent ("User ctrl-c")
+    interrupted = not proven and "ctrl-c" in str(stats["termination"]).lower()
+    if interrupted:
+        request_stop()
+    return _finish(instance, schedule, proven, timed_out, bound, stats, "CBC", interrupted)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import sys
 
-import networkx as nx
 import numpy as np
 
 from ...core import MethodRefused, NoOptions, Result, Status, method
@@ -66,6 +65,8 @@ def solve_matching(
     if k == 1 or n == 1:
         schedule = one_task_per_pack_schedule(instance)
         return Result(Status.OPTIMAL, schedule, lower_bound=pack_cost(instance, schedule), stats={"k": k})
+    import networkx as nx  # imported here: `coschedopt --help` does not pay for it
+
     w, j_best = pair_costs(t)
     g = nx.Graph()
     for i in range(n):
