@@ -20,18 +20,14 @@ which is which (:func:`metric_info`):
 Methods keep apart where their means coincide: each has its own marker, a small
 offset along ``x`` and some transparency.
 
-The hook (in the family's package, no core change): the module
-``<Family.package>.metrics`` (or the package itself) may define
-
-* ``METRIC_DEFINITIONS``: metric name -> one-line definition (the report's
-  definitions section), and
-* ``OBJECTIVE_SCALED_METRICS``: the names of the metrics equal to the objective
-  divided by a positive constant of the instance.
+What the report knows of a family's metrics comes from its :class:`~coschedopt.core.Family`:
+``metric_definitions`` (metric name -> one-line definition, the report's
+definitions section) and ``objective_scaled_metrics`` (the metrics equal to the
+objective divided by a positive constant of the instance).
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import statistics
 from collections.abc import Iterable
@@ -68,18 +64,12 @@ def metric_info(kind: str | None) -> MetricInfo:
         family = get_family(kind or "")
     except InputError:
         return MetricInfo({}, frozenset())
-    definitions: dict[str, str] = {}
-    scaled: set[str] = set()
-    for name in filter(None, (f"{family.package}.metrics" if family.package else "", family.package)):
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:  # the module exists but fails: that is a bug to see
-                raise
-            continue
-        definitions = {**dict(getattr(module, "METRIC_DEFINITIONS", {})), **definitions}
-        scaled |= set(getattr(module, "OBJECTIVE_SCALED_METRICS", ()))
-    return MetricInfo(definitions, frozenset(scaled), family.objective_name, family.sense)
+    return MetricInfo(
+        dict(family.metric_definitions),
+        frozenset(family.objective_scaled_metrics),
+        family.objective_name,
+        family.sense,
+    )
 
 
 @dataclass(frozen=True)

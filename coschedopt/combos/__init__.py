@@ -17,7 +17,15 @@ from .instance import (
     combination_masks_up_to,
     repair_monotone,
 )
-from .metrics import combos_metrics, competitive_ratio, describe, fcs_ratio_bound, trivial_lower_bound
+from .metrics import (
+    METRIC_DEFINITIONS,
+    OBJECTIVE_SCALED_METRICS,
+    combos_metrics,
+    competitive_ratio,
+    describe,
+    fcs_ratio_bound,
+    trivial_lower_bound,
+)
 from .schedule import CombosSchedule, makespan, validate_schedule, work_done
 
 FAMILY = register_family(
@@ -31,6 +39,8 @@ FAMILY = register_family(
         validate=validate_schedule,
         objective=makespan,
         objective_name="makespan",
+        metric_definitions=METRIC_DEFINITIONS,
+        objective_scaled_metrics=OBJECTIVE_SCALED_METRICS,
         metrics=combos_metrics,
         describe=describe,
         report="coschedopt.combos.report:competitive_ratio_sections",

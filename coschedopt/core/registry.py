@@ -56,6 +56,11 @@ class Family:
     sense: Literal["min", "max"] = "min"
     #: the family's quality measures of a schedule, e.g. the paper's relative cost
     metrics: Callable[[Any, Any], dict[str, float]] | None = None
+    #: metric name -> one-line definition with the paper's formula (the report's definitions section)
+    metric_definitions: Mapping[str, str] = field(default_factory=dict)
+    #: the metrics equal to the objective divided by a positive constant of the instance: optimal
+    #: exactly at the optimum, and a certified bound on the objective is one on them
+    objective_scaled_metrics: tuple[str, ...] = ()
     #: size parameters of an instance for result tables, e.g. {"n": 65, "p": 16, "k": 4}
     describe: Callable[[Any], dict[str, Any]] | None = None
     #: ``repair(data) -> instance``: an instance from data breaking the model's assumptions, repaired

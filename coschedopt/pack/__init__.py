@@ -7,7 +7,14 @@ Importing this package registers the family, its methods and its generators.
 
 from ..core import Family, register_family
 from .instance import PackInstance, repair
-from .metrics import pack_metrics, packing_ratio, relative_cost, relative_response_time
+from .metrics import (
+    METRIC_DEFINITIONS,
+    OBJECTIVE_SCALED_METRICS,
+    pack_metrics,
+    packing_ratio,
+    relative_cost,
+    relative_response_time,
+)
 from .schedule import PackSchedule, pack_cost, pack_costs, validate_schedule
 from .single_pack import min_processors_single_pack, optimal_single_pack, single_pack_dp
 
@@ -21,6 +28,8 @@ FAMILY = register_family(
         validate=validate_schedule,
         objective=pack_cost,
         objective_name="cost",
+        metric_definitions=METRIC_DEFINITIONS,
+        objective_scaled_metrics=OBJECTIVE_SCALED_METRICS,
         metrics=pack_metrics,
         describe=lambda inst: {"n": inst.n, "p": inst.processors, "k": inst.max_pack_size},
         repair=lambda data: PackInstance.from_dict(data, repair_profiles=True),
