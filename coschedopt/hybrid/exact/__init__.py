@@ -1,3 +1,3 @@
 """The exact methods of the hybrid family (importing registers them)."""
 
-from . import cpsat, enumerate, milp  # noqa: F401
+from . import colgen, cpsat, enumerate, milp  # noqa: F401
