@@ -27,6 +27,7 @@ FAMILY = register_family(
         describe=describe,
         plotter="coschedopt.hybrid.plot:draw_hybrid_schedule",
         figsize=lambda inst: (10.0, 1.2 + 0.32 * min(inst.cpus + inst.gpus, 40)),
+        report="coschedopt.hybrid.report:hybrid_sections",
     )
 )
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import Deadline, MethodOptions, Result, Status, method, option, quiet_highs
+from ..core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option, quiet_highs
 from .bounds import best_lower_bound
 from .dual import dual_search
 from .instance import HybridInstance
@@ -205,15 +205,15 @@ def dual32_step(
 ) -> HybridSchedule | None:
     """One 3/2-dual step: a schedule of length <= 3/2·``lam`` or None (NO: no schedule of length <= ``lam``)."""
     scale = instance.time_scale
-    use_dp = options.knapsack == "dp" or options.knapsack == "auto"
+    if scale is None and options.knapsack == "dp":
+        raise MethodRefused("knapsack='dp' needs times on a decimal grid; use 'milp' or 'auto'", where="knapsack")
     prepared = step_knapsack(instance, lam, float(scale or 1.0))
     if prepared is None:
         return None
     ks, force_gpu, free = prepared
-    if scale is None or (options.knapsack == "auto" and dp_work(ks) > options.dp_budget):
-        use_dp = False
-    if use_dp and scale is None:
-        raise ValueError("knapsack='dp' needs times on a decimal grid; use 'milp' or 'auto'")
+    use_dp = scale is not None and (
+        options.knapsack == "dp" or (options.knapsack == "auto" and dp_work(ks) <= options.dp_budget)
+    )
     solved = solve_knapsack_dp(ks) if use_dp else solve_knapsack_milp(ks, deadline)
     if solved is None:
         return None

@@ -75,9 +75,11 @@ def swdual_instance(
     cpus: int | None = None,
     gpus: int | None = None,
     seed: int | None = 0,
+    decimals: int = 2,
 ) -> HybridInstance:
     """The SWDUAL workload: ``queries`` tasks against ``database`` on the worker mix of ``workers``
-    (or on ``cpus`` CPUs and ``gpus`` GPUs when both are given).  Times in seconds."""
+    (or on ``cpus`` CPUs and ``gpus`` GPUs when both are given).  Times in seconds, rounded to
+    ``decimals`` decimals (default 2: the exact methods work on that grid)."""
     if database not in paper.TABLE_2_4:
         raise InputError(f"unknown database {database!r}; known: {', '.join(paper.TABLE_2_4)}", where="--database")
     if query_set not in QUERY_SETS:
@@ -95,9 +97,11 @@ def swdual_instance(
     lengths = make_rng(seed).integers(low, high + 1, queries).astype(float)
     residues = cells_total / lengths.sum()
     cells = lengths * residues
+    _positive(decimals, "--decimals", 0)
+    step = 10.0**-decimals
     return HybridInstance(
-        cells / paper.CPU_RATE,
-        cells / paper.GPU_RATE,
+        np.maximum(step, np.round(cells / paper.CPU_RATE, decimals)),
+        np.maximum(step, np.round(cells / paper.GPU_RATE, decimals)),
         cpus,
         gpus,
         names=tuple(f"q{j + 1}" for j in range(queries)),
@@ -126,6 +130,7 @@ def _swdual_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--queries", type=int, default=40, help="number of queries (default 40)")
     parser.add_argument("--cpus", type=int, default=None, help="CPUs (with --gpus: instead of the worker mix)")
     parser.add_argument("--gpus", type=int, default=None, help="GPUs (with --cpus: instead of the worker mix)")
+    parser.add_argument("--decimals", type=int, default=2, help="decimals kept in the times in seconds (default 2)")
 
 
 register_generator(
@@ -146,9 +151,16 @@ register_generator(
         name="swdual",
         help="the thesis's SWDUAL sequence comparison (40 queries vs a protein database, Tables 2.2-2.5)",
         add_arguments=_swdual_arguments,
-        make=lambda *, workers=2, database="uniprot", query_set="main", queries=40, cpus=None, gpus=None, seed=0: (
+        make=lambda *, workers=2, database="uniprot", query_set="main", queries=40, cpus=None, gpus=None, seed=0, decimals=2: (
             swdual_instance(
-                workers, database=database, query_set=query_set, queries=queries, cpus=cpus, gpus=gpus, seed=seed
+                workers,
+                database=database,
+                query_set=query_set,
+                queries=queries,
+                cpus=cpus,
+                gpus=gpus,
+                seed=seed,
+                decimals=decimals,
             )
         ),
     )

@@ -100,6 +100,8 @@ class ConfigurationLP:
         for j in range(n):  # slack of cover row j
             self.h.addCol(1.0, 0.0, self.inf, 1, np.array([j], dtype=np.int32), np.array([1.0]))
         self.columns: set[tuple[bool, tuple[int, ...]]] = set()
+        self.loads: list[int] = [0] * n  # load of every LP column on its type (the slacks: 0)
+        self.capacity: int | None = None
         self.iterations = 0
 
     def add(self, tasks: list[int] | tuple[int, ...], gpu: bool) -> bool:
@@ -110,12 +112,25 @@ class ConfigurationLP:
         self.columns.add(key)
         rows = np.array([*key[1], self.instance.n + int(gpu)], dtype=np.int32)
         self.h.addCol(0.0, 0.0, self.inf, rows.size, rows, np.ones(rows.size))
+        self.loads.append(int((self.q if gpu else self.p)[list(key[1])].sum()))
         return True
+
+    def set_capacity(self, T: int) -> None:
+        """Switch off the columns whose load exceeds ``T`` (and back on those that fit)."""
+        if self.capacity == T:
+            return
+        self.capacity = T
+        loads = np.array(self.loads)
+        upper = np.where(loads <= T, self.inf, 0.0)
+        upper[: self.instance.n] = self.inf
+        idx = np.arange(loads.size, dtype=np.int32)
+        self.h.changeColsBounds(loads.size, idx, np.zeros(loads.size), upper)
 
     def infeasible(self, T: int, deadline: Deadline) -> bool | None:
         """Column generation at capacity ``T``: True if certified infeasible, False if the LP
         is feasible, None if the deadline expired first."""
         n, m, k = self.instance.n, self.instance.cpus, self.instance.gpus
+        self.set_capacity(T)
         while not deadline.expired():
             self.iterations += 1
             self.h.run()
@@ -202,24 +217,49 @@ def colgen(instance: HybridInstance, *, time_limit, seed, verbose, options: Colg
     lp = ConfigurationLP(instance, p, q)
     stats: dict[str, Any] = {"start_bound": T / s, "incumbent_start": ub / s, "certified": 0, "decisions": 0}
     workers = options.workers or available_cores()
-    while ub > T:
+    lo = T - 1  # every makespan <= lo is proven impossible
+    # 1. the configuration LP bound: gallop up from LB_λ, then bisect (columns above T are switched off)
+    feasible_at, step = None, 1
+    while lo + 1 < ub and feasible_at is None:
+        T = min(lo + step, ub - 1)
         _seed_columns(lp, best, T, p, q)
         verdict = lp.infeasible(T, deadline)
-        if verdict is True:
-            stats["certified"] += 1
-            T += 1
-            continue
         if verdict is None:
-            break
+            return _stopped(instance, best, lo, s, lp, stats)
+        if verdict:
+            lo, step, stats["certified"] = T, 2 * step, stats["certified"] + 1
+        else:
+            feasible_at = T
+    while feasible_at is not None and lo + 1 < feasible_at:
+        T = (lo + feasible_at) // 2
+        verdict = lp.infeasible(T, deadline)
+        if verdict is None:
+            return _stopped(instance, best, lo, s, lp, stats)
+        if verdict:
+            lo, stats["certified"] = T, stats["certified"] + 1
+        else:
+            feasible_at = T
+    stats["configuration_bound"] = (lo + 1) / s
+    # 2. CP-SAT decisions from the bound up: gallop while infeasible, bisect once a schedule is found
+    step, bisect = 1, False
+    while lo + 1 < ub:
+        T = (lo + ub) // 2 if bisect else min(lo + step, ub - 1)
         stats["decisions"] += 1
         found = decide(instance, p_list, q_list, T, best, workers, deadline)
         if found is None:
-            break
+            return _stopped(instance, best, lo, s, lp, stats)
         if found is False:
-            T += 1
-            continue
-        best, ub = found, T
-    stats.update(lp_iterations=lp.iterations, columns=len(lp.columns), configuration_bound=T / s)
-    if ub <= T:
-        return Result(Status.OPTIMAL, best, lower_bound=makespan(instance, best), stats=stats)
-    return Result(Status.TIME_LIMIT, best, lower_bound=T / s, stats=stats, message="stopped by the time limit")
+            lo, step = T, 2 * step
+        else:
+            best, ub, bisect = found, round(makespan(instance, found) * s), True
+    stats.update(lp_iterations=lp.iterations, columns=len(lp.columns))
+    return Result(Status.OPTIMAL, best, lower_bound=makespan(instance, best), stats=stats)
+
+
+def _stopped(
+    instance: HybridInstance, best: HybridSchedule, lo: int, s: int, lp: ConfigurationLP, stats: dict
+) -> Result:
+    """TIME_LIMIT with the best schedule and the certified bound (lo + 1) / s."""
+    stats.update(lp_iterations=lp.iterations, columns=len(lp.columns))
+    bound = min((lo + 1) / s, makespan(instance, best))
+    return Result(Status.TIME_LIMIT, best, lower_bound=bound, stats=stats, message="stopped by the time limit")

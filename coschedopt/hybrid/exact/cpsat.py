@@ -29,6 +29,9 @@ class CpsatOptions(MethodOptions):
     workers: int = option(0, "CP-SAT search workers (0: the machine's cores)", min=0)
     symmetry_breaking: bool = option(True, "allow task of rank r only on machines 0..r of each type")
     hint: bool = option(True, "hint the best quick heuristic's schedule")
+    shortcut: bool = option(
+        True, "return the best quick heuristic at once when it meets the lower bound", advanced=True
+    )
 
 
 def integer_times(instance: HybridInstance, method_name: str) -> tuple[int, list[int], list[int]]:
@@ -87,7 +90,7 @@ def cpsat(instance: HybridInstance, *, time_limit, seed, verbose, options: Cpsat
     lb = best_lower_bound(instance)
     start = incumbent(instance)
     ub = makespan(instance, start)
-    if ub <= lb:
+    if options.shortcut and ub <= lb:
         return Result(Status.OPTIMAL, start, lower_bound=lb, message="heuristic meets the lower bound")
     model, x, y, C = build_cpsat(instance, p, q, round(lb * s), round(ub * s), options.symmetry_breaking)
     if options.hint:

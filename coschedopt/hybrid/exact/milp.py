@@ -37,6 +37,9 @@ from .common import decreasing_ranks, incumbent, schedule_from_units
 class MilpOptions(MethodOptions):
     symmetry_breaking: bool = option(True, "allow task of rank r only on machines 0..r of each type")
     detect_symmetry: bool = option(False, "HiGHS's own symmetry detection (off: see the module docstring)")
+    shortcut: bool = option(
+        True, "return the best quick heuristic at once when it meets the lower bound", advanced=True
+    )
 
 
 def build_model(instance: HybridInstance, lower: float, upper: float, symmetry_breaking: bool = True) -> Any:
@@ -84,7 +87,7 @@ def milp(instance: HybridInstance, *, time_limit, seed, verbose, options: MilpOp
     start = incumbent(instance)
     ub = makespan(instance, start)
     stats: dict[str, Any] = {"incumbent_start": ub}
-    if ub <= lb:
+    if options.shortcut and ub <= lb:
         return Result(Status.OPTIMAL, start, lower_bound=lb, stats=stats, message="heuristic meets the lower bound")
     model = build_model(instance, lb, ub, options.symmetry_breaking)
     solver = Highs()
