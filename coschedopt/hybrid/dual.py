@@ -25,6 +25,7 @@ schedule per YES; about log2((B_max - B_min) s) steps.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,8 +34,8 @@ from ..core import Deadline, MethodOptions, Result, Status, method, option
 from .bounds import area_bound, best_lower_bound, lambda_bound, longest_task_bound, round_up_to_grid
 from .instance import HybridInstance
 from .knapsack import RatioOrder, knapsack_step, ratio_order
-from .listsched import schedule_split
-from .schedule import HybridSchedule, makespan
+from .listsched import list_makespan, lpt_order, schedule_split
+from .schedule import HybridSchedule
 
 
 @dataclass(frozen=True)
@@ -62,20 +63,49 @@ class Dual2Options(MethodOptions):
     )
 
 
-def dual2_step(
-    instance: HybridInstance, ro: RatioOrder, lam: float, list_order: str = "paper"
-) -> HybridSchedule | None:
-    """One 2-dual step: a schedule of length <= 2·``lam``, or None (NO: no schedule of length <= ``lam``)."""
+def lpt_lists(instance: HybridInstance) -> tuple[np.ndarray, np.ndarray]:
+    """Every task by non-increasing CPU time and by non-increasing GPU time (sorted once; each step filters)."""
+    everyone = np.arange(instance.n)
+    return lpt_order(instance.cpu_time, everyone), lpt_order(instance.gpu_time, everyone)
+
+
+def dual2_split(
+    instance: HybridInstance,
+    ro: RatioOrder,
+    lam: float,
+    list_order: str = "paper",
+    lpt: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The knapsack of one 2-dual step: (on_gpu, CPU list, GPU list), or None for NO.
+
+    Lists: LPT (``list_order="lpt"``, filtered from :func:`lpt_lists`), or the paper's
+    reading: the GPUs in knapsack order, the CPUs in input order.
+    """
     ans = knapsack_step(ro, lam)
     if ans is None:
         return None
     on_gpu = np.zeros(instance.n, dtype=bool)
     on_gpu[ro.order[ans.on_gpu]] = True
     if list_order == "lpt":
-        return schedule_split(instance, on_gpu)
-    gpu_order = ro.order[ans.on_gpu]  # knapsack order
-    cpu_order = np.flatnonzero(~on_gpu)  # input order
-    return schedule_split(instance, on_gpu, cpu_order, gpu_order)
+        cpu_lpt, gpu_lpt = lpt or lpt_lists(instance)
+        return on_gpu, cpu_lpt[~on_gpu[cpu_lpt]], gpu_lpt[on_gpu[gpu_lpt]]
+    return on_gpu, np.flatnonzero(~on_gpu), ro.order[ans.on_gpu]
+
+
+def dual2_step(
+    instance: HybridInstance, ro: RatioOrder, lam: float, list_order: str = "paper"
+) -> HybridSchedule | None:
+    """One 2-dual step: a schedule of length <= 2·``lam``, or None (NO: no schedule of length <= ``lam``)."""
+    split = dual2_split(instance, ro, lam, list_order)
+    return None if split is None else schedule_split(instance, *split)
+
+
+def split_makespan(instance: HybridInstance, on_gpu: np.ndarray, cpu_order: np.ndarray, gpu_order: np.ndarray) -> float:
+    """The makespan :func:`schedule_split` reaches with these lists, computed without building the schedule."""
+    return max(
+        list_makespan(instance.cpu_time, cpu_order, instance.cpus),
+        list_makespan(instance.gpu_time, gpu_order, instance.gpus),
+    )
 
 
 @dataclass
@@ -93,57 +123,44 @@ class SearchOutcome:
 
 def dual_search(
     instance: HybridInstance,
-    step,
+    step: Callable[[float], tuple[float, Callable[[], HybridSchedule]] | None],
     *,
     start_bound: float,
     stop: str = "exact",
     eps: float = 0.01,
     deadline: Deadline | None = None,
 ) -> SearchOutcome:
-    """Binary search on λ around ``step(lam) -> schedule | None`` (a g-dual step).
+    """Binary search on λ around a g-dual step ``step(lam) -> (makespan, build) | None``.
 
+    ``build()`` makes the schedule of that makespan: only the best one seen is built.
     ``start_bound`` is a certified lower bound (OPT >= it).  B_max = sum_j min(p_j, p̄_j)
-    is probed first: every g-dual step of this module accepts it.
+    is probed first: every g-dual step of this module accepts it.  On the data's grid
+    (``stop="exact"``) λ runs over multiples of 1/s, as integers ``lo < hi``.
     """
     deadline = deadline or Deadline(None)
     s = instance.time_scale if stop == "exact" else None
-    hi = float(instance.min_time.sum())
-    best = step(hi)
-    if best is None:
-        raise RuntimeError(f"the dual step refused B_max = sum of min times = {hi}")
-    best_obj, probes, nos = makespan(instance, best), 1, 0
-    certified = start_bound
-    if s is not None:
-        lo_i = math.ceil(start_bound * s - 1e-9) - 1  # OPT > lo_i / s
-        hi_i = round(hi * s)
-        while hi_i - lo_i > 1 and not deadline.expired():
-            mid = (lo_i + hi_i) // 2
-            sched, probes = step(mid / s), probes + 1
-            if sched is None:
-                lo_i, nos = mid, nos + 1
-                certified = max(certified, (mid + 1) / s)
-            else:
-                hi_i = mid
-                obj = makespan(instance, sched)
-                if obj < best_obj:
-                    best, best_obj = sched, obj
-        guess, complete = hi_i / s, hi_i - lo_i <= 1
-    else:
-        lo = start_bound
-        while hi > (1 + eps) * lo and not deadline.expired():
-            mid = 0.5 * (lo + hi)
-            sched, probes = step(mid), probes + 1
-            if sched is None:
-                lo, nos = mid, nos + 1
-                certified = max(certified, mid)
-            else:
-                hi = mid
-                obj = makespan(instance, sched)
-                if obj < best_obj:
-                    best, best_obj = sched, obj
-        guess, complete = hi, hi <= (1 + eps) * lo
-    certified = max(certified, round_up_to_grid(instance, start_bound))
-    return SearchOutcome(best, best_obj, certified, guess, probes, nos, complete)
+    scale = float(s or 1)
+    hi = float(instance.min_time.sum()) * scale
+    first = step(hi / scale)
+    if first is None:
+        raise RuntimeError(f"the dual step refused B_max = sum of min times = {hi / scale}")
+    (best_obj, best_build), probes, nos = first, 1, 0
+    lo = float(math.ceil(start_bound * s - 1e-9) - 1) if s is not None else start_bound  # OPT > lo (grid) / >= lo
+
+    def finished() -> bool:
+        return hi - lo <= 1 if s is not None else hi <= (1 + eps) * lo
+
+    while not finished() and not deadline.expired():
+        mid = (lo + hi) // 2 if s is not None else 0.5 * (lo + hi)
+        answer, probes = step(mid / scale), probes + 1
+        if answer is None:
+            lo, nos = mid, nos + 1
+        else:
+            hi = mid
+            if answer[0] < best_obj:
+                best_obj, best_build = answer
+    certified = max((lo + 1) / scale if s is not None else lo, round_up_to_grid(instance, start_bound))
+    return SearchOutcome(best_build(), best_obj, certified, hi / scale, probes, nos, finished())
 
 
 def start_bound(instance: HybridInstance, ro: RatioOrder, start: str) -> float:
@@ -159,9 +176,18 @@ def dual2(instance: HybridInstance, *, time_limit, seed, verbose, options: Dual2
     deadline = Deadline(time_limit)
     ro = ratio_order(instance, options.ties)
     b_min = start_bound(instance, ro, options.start)
+
+    lpt = lpt_lists(instance) if options.list_order == "lpt" else None
+
+    def step(lam: float) -> tuple[float, Callable[[], HybridSchedule]] | None:
+        split = dual2_split(instance, ro, lam, options.list_order, lpt)
+        if split is None:
+            return None
+        return split_makespan(instance, *split), lambda: schedule_split(instance, *split)
+
     out = dual_search(
         instance,
-        lambda lam: dual2_step(instance, ro, lam, options.list_order),
+        step,
         start_bound=b_min,
         stop=options.stop,
         eps=options.eps,

@@ -40,7 +40,7 @@ from .bounds import best_lower_bound
 from .dual import dual_search
 from .instance import HybridInstance
 from .listsched import schedule_split
-from .schedule import HybridSchedule
+from .schedule import HybridSchedule, makespan
 
 
 @dataclass(frozen=True)
@@ -232,8 +232,9 @@ def dual32(instance: HybridInstance, *, time_limit, seed, verbose, options: Dual
     deadline = Deadline(time_limit)
     lb = best_lower_bound(instance)
 
-    def step(lam: float) -> HybridSchedule | None:
-        return dual32_step(instance, lam, options, deadline)
+    def step(lam: float):
+        sched = dual32_step(instance, lam, options, deadline)
+        return None if sched is None else (makespan(instance, sched), lambda: sched)
 
     try:
         out = dual_search(instance, step, start_bound=lb, stop=options.stop, eps=options.eps, deadline=deadline)

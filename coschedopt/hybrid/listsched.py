@@ -52,7 +52,30 @@ def _list_schedule_loop(durations: np.ndarray, order: np.ndarray, machines: int,
                 break
 
 
+def _list_makespan_loop(durations: np.ndarray, order: np.ndarray, machines: int) -> float:
+    """The makespan only: a min-heap of the loads (which of two equal loads takes a task changes no load)."""
+    load = np.zeros(machines)
+    for j in order:
+        load[0] += durations[j]
+        i = 0
+        v = load[0]
+        while True:
+            c = 2 * i + 1
+            if c >= machines:
+                break
+            if c + 1 < machines and load[c + 1] < load[c]:
+                c += 1
+            if load[c] < v:
+                load[i] = load[c]
+                i = c
+            else:
+                break
+        load[i] = v
+    return load.max()
+
+
 _compiled = numba.njit(cache=True, nogil=True)(_list_schedule_loop) if numba is not None else None
+_compiled_makespan = numba.njit(cache=True, nogil=True)(_list_makespan_loop) if numba is not None else None
 
 
 def _heapq_loop(durations: np.ndarray, order: np.ndarray, machines: int, unit: np.ndarray, start: np.ndarray):
@@ -79,6 +102,24 @@ def list_schedule(durations: np.ndarray, order: np.ndarray, machines: int) -> tu
         np.ascontiguousarray(durations, dtype=float), np.ascontiguousarray(order, dtype=np.int64), machines, unit, start
     )
     return unit, start
+
+
+def list_makespan(durations: np.ndarray, order: np.ndarray, machines: int) -> float:
+    """The makespan :func:`list_schedule` would reach (0 for no task), without building the schedule."""
+    if order.size == 0:
+        return 0.0
+    if machines < 1:
+        return float("inf")
+    if _compiled_makespan is not None and order.size > 64:
+        return float(
+            _compiled_makespan(
+                np.ascontiguousarray(durations, dtype=float), np.ascontiguousarray(order, dtype=np.int64), machines
+            )
+        )
+    heap = [0.0] * machines
+    for j in order.tolist():
+        heapq.heapreplace(heap, heap[0] + float(durations[j]))
+    return max(heap)
 
 
 def lpt_order(durations: np.ndarray, tasks: np.ndarray) -> np.ndarray:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dual import dual2_step, dual_search, start_bound
+from ...core import solve as cs_solve
 from ..heuristics import heft_schedule, heteroprio_schedule
 from ..instance import HybridInstance
-from ..knapsack import ratio_order
 from ..listsched import schedule_split
 from ..schedule import HybridSchedule, makespan, stack_on_units
 
@@ -15,11 +14,11 @@ from ..schedule import HybridSchedule, makespan, stack_on_units
 def incumbent(instance: HybridInstance) -> HybridSchedule:
     """The best of the quick heuristics (dual2 with LPT lists, HEFT, HeteroPrio, and dual2's split re-listed):
     the starting upper bound and solver hint of the exact methods."""
-    ro = ratio_order(instance)
-    out = dual_search(
-        instance, lambda lam: dual2_step(instance, ro, lam, "lpt"), start_bound=start_bound(instance, ro, "simple")
-    )
-    candidates = [out.schedule, heft_schedule(instance), heteroprio_schedule(instance)[0]]
+    candidates = [
+        cs_solve(instance, "dual2", list_order="lpt").schedule,
+        heft_schedule(instance),
+        heteroprio_schedule(instance)[0],
+    ]
     candidates += [schedule_split(instance, c.on_gpu) for c in candidates[1:]]
     return min(candidates, key=lambda s: makespan(instance, s))
 
