@@ -173,7 +173,7 @@ def solve_knapsack_milp(ks: LongTaskKnapsack, deadline: Deadline) -> tuple[float
     n = ks.cpu.size
     if n == 0:
         return 0.0, np.zeros(0, dtype=bool)
-    h = quiet_highs(threads=1)
+    h = quiet_highs()
     h.setOptionValue("mip_rel_gap", 0.0)
     h.setOptionValue("mip_abs_gap", 1e-6)
     if np.isfinite(deadline.remaining()):

@@ -35,13 +35,14 @@ def test_random_generator_refuses_bad_sizes(kwargs, where):
 
 
 def test_swdual_single_workers_reproduce_table_2_2():
+    # times are rounded to 0.01 s: 40 tasks move the sum by at most 0.2 s
     inst = swdual_instance(cpus=1, gpus=0)
-    assert inst.n == 40 and inst.cpu_time.sum() == pytest.approx(paper.TABLE_2_2["SWIPE"][0])
+    assert inst.n == 40 and inst.cpu_time.sum() == pytest.approx(paper.TABLE_2_2["SWIPE"][0], abs=0.2)
     inst = swdual_instance(cpus=0, gpus=1)
-    assert inst.gpu_time.sum() == pytest.approx(paper.TABLE_2_2["CUDASW++"][0])
+    assert inst.gpu_time.sum() == pytest.approx(paper.TABLE_2_2["CUDASW++"][0], abs=0.2)
     # a throughput model: every task is accelerated by the same factor (the tie rule decides the knapsack)
-    ratio = inst.cpu_time / inst.gpu_time
-    assert np.allclose(ratio, paper.GPU_RATE / paper.CPU_RATE)
+    exact = swdual_instance(cpus=1, gpus=1, decimals=9)
+    assert np.allclose(exact.cpu_time / exact.gpu_time, paper.GPU_RATE / paper.CPU_RATE)
 
 
 def test_swdual_worker_mix_and_query_sets():

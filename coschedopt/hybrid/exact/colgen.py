@@ -90,7 +90,7 @@ class ConfigurationLP:
         import highspy
 
         self.instance, self.p, self.q = instance, p, q
-        self.h = quiet_highs(threads=1)
+        self.h = quiet_highs()
         self.inf = highspy.kHighsInf
         n, none = instance.n, np.array([], dtype=np.int32)
         for _ in range(n):

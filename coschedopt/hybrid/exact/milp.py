@@ -100,7 +100,6 @@ def milp(instance: HybridInstance, *, time_limit, seed, verbose, options: MilpOp
         "solver_options": {
             "random_seed": int(seed or 0) % (2**31 - 1),
             "mip_detect_symmetry": options.detect_symmetry,
-            "threads": 1,
         },
     }
     if time_limit is not None:
