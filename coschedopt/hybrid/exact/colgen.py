@@ -100,6 +100,7 @@ class ConfigurationLP:
         for j in range(n):  # slack of cover row j
             self.h.addCol(1.0, 0.0, self.inf, 1, np.array([j], dtype=np.int32), np.array([1.0]))
         self.columns: set[tuple[bool, tuple[int, ...]]] = set()
+        self.keys: list[tuple[bool, tuple[int, ...]]] = []  # the configurations, in column order after the slacks
         self.loads: list[int] = [0] * n  # load of every LP column on its type (the slacks: 0)
         self.capacity: int | None = None
         self.iterations = 0
@@ -110,6 +111,7 @@ class ConfigurationLP:
         if key in self.columns or not key[1]:
             return False
         self.columns.add(key)
+        self.keys.append(key)
         rows = np.array([*key[1], self.instance.n + int(gpu)], dtype=np.int32)
         self.h.addCol(0.0, 0.0, self.inf, rows.size, rows, np.ones(rows.size))
         self.loads.append(int((self.q if gpu else self.p)[list(key[1])].sum()))
@@ -125,6 +127,35 @@ class ConfigurationLP:
         upper[: self.instance.n] = self.inf
         idx = np.arange(loads.size, dtype=np.int32)
         self.h.changeColsBounds(loads.size, idx, np.zeros(loads.size), upper)
+
+    def rounded_schedule(self) -> HybridSchedule:
+        """A schedule from the last LP solution: configurations by decreasing LP value (at most m CPU and k GPU
+        ones, tasks already placed dropped), then each task left to the machine where it ends first."""
+        inst = self.instance
+        values = np.asarray(self.h.getSolution().col_value)[inst.n :]
+        on_gpu = np.zeros(inst.n, dtype=bool)
+        unit = np.full(inst.n, -1, dtype=np.int64)
+        loads = {False: [], True: []}
+        for c in np.argsort(-values, kind="stable"):
+            gpu, tasks = self.keys[c]
+            if values[c] <= 1e-9 or len(loads[gpu]) >= (inst.gpus if gpu else inst.cpus):
+                continue
+            free = [t for t in tasks if unit[t] < 0]
+            if free:
+                unit[free], on_gpu[free] = len(loads[gpu]), gpu
+                loads[gpu].append(int((self.q if gpu else self.p)[free].sum()))
+        loads[False] += [0] * (inst.cpus - len(loads[False]))
+        loads[True] += [0] * (inst.gpus - len(loads[True]))
+        for j in sorted(
+            np.flatnonzero(unit < 0),
+            key=lambda t: -min(self.p[t] if inst.cpus else np.inf, self.q[t] if inst.gpus else np.inf),
+        ):
+            options = [
+                (loads[g][u] + (self.q if g else self.p)[j], g, u) for g in (False, True) for u in range(len(loads[g]))
+            ]
+            end, g, u = min(options)
+            loads[g][u], unit[j], on_gpu[j] = end, u, g
+        return schedule_from_units(inst, on_gpu, unit)
 
     def infeasible(self, T: int, deadline: Deadline) -> bool | None:
         """Column generation at capacity ``T``: True if certified infeasible, False if the LP
@@ -241,6 +272,11 @@ def colgen(instance: HybridInstance, *, time_limit, seed, verbose, options: Colg
             feasible_at = T
     stats["configuration_bound"] = (lo + 1) / s
     # 2. CP-SAT decisions from the bound up: gallop while infeasible, bisect once a schedule is found
+    if feasible_at is not None:  # the LP's configurations, rounded: often a schedule at the bound itself
+        rounded = lp.rounded_schedule()
+        if makespan(instance, rounded) < makespan(instance, best):
+            best, ub = rounded, round(makespan(instance, rounded) * s)
+            stats["rounded"] = ub / s
     step, bisect = 1, False
     while lo + 1 < ub:
         T = (lo + ub) // 2 if bisect else min(lo + step, ub - 1)
