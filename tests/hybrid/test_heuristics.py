@@ -94,3 +94,17 @@ def test_single_type_platforms(cpus, gpus):
         res = cs.solve(inst, name)
         assert res.objective >= opt - 1e-9
         assert not (res.schedule.on_gpu if gpus == 0 else ~res.schedule.on_gpu).any()
+
+
+@pytest.mark.parametrize("method", ["dual2", "dual32", "heft", "heteroprio", "enumerate", "milp", "cpsat", "colgen"])
+def test_one_task_goes_to_its_faster_side(method):
+    inst = HybridInstance(np.array([7.0]), np.array([3.0]), 2, 1)
+    res = cs.solve(inst, method)
+    assert res.objective == 3.0 and bool(res.schedule.on_gpu[0])
+
+
+def test_equal_ratios_are_broken_by_gpu_time_then_index():
+    # every task twice as fast on the GPU: the knapsack fills the GPU with the longest GPU tasks first
+    inst = HybridInstance(np.array([8.0, 4.0, 6.0, 2.0]), np.array([4.0, 2.0, 3.0, 1.0]), 1, 1)
+    assert ratio_order(inst).order.tolist() == [0, 2, 1, 3]
+    assert ratio_order(inst, ties="index").order.tolist() == [0, 1, 2, 3]
