@@ -48,7 +48,7 @@ from ..bounds import best_lower_bound
 from ..instance import HybridInstance
 from ..schedule import HybridSchedule, makespan
 from .common import incumbent, schedule_from_units
-from .cpsat import build_cpsat, hint_schedule, integer_times
+from .cpsat import build_cpsat, decode, hint_schedule, integer_times
 
 #: largest knapsack capacity (T x the grid's scale) the pricing DP takes
 MAX_GRID_CAPACITY = 2_000_000
@@ -205,15 +205,7 @@ def decide(
         return False
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
-    on_gpu = np.zeros(instance.n, dtype=bool)
-    unit = np.zeros(instance.n, dtype=np.int64)
-    for (j, g), v in y.items():
-        if solver.value(v):
-            on_gpu[j], unit[j] = True, g
-    for (j, i), v in x.items():
-        if solver.value(v):
-            unit[j] = i
-    return schedule_from_units(instance, on_gpu, unit)
+    return decode(instance, solver, x, y)
 
 
 def _seed_columns(lp: ConfigurationLP, schedule: HybridSchedule, T: int, p: np.ndarray, q: np.ndarray) -> None:

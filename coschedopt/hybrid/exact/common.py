@@ -12,8 +12,8 @@ from ..schedule import HybridSchedule, makespan, stack_on_units
 
 
 def incumbent(instance: HybridInstance) -> HybridSchedule:
-    """The best of the quick heuristics (dual2 with LPT lists, HEFT, HeteroPrio, and dual2's split re-listed):
-    the starting upper bound and solver hint of the exact methods."""
+    """The best of the quick heuristics (dual2 with LPT lists, HEFT, HeteroPrio, and the splits of the last two
+    re-listed in LPT order): the starting upper bound and solver hint of the exact methods."""
     candidates = [
         cs_solve(instance, "dual2", list_order="lpt").schedule,
         heft_schedule(instance),

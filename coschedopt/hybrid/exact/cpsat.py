@@ -80,6 +80,19 @@ def hint_schedule(model: Any, x: dict, y: dict, instance: HybridInstance, schedu
             model.add_hint(var, int(unit.get(j) == u))
 
 
+def decode(instance: HybridInstance, solver: Any, x: dict, y: dict) -> HybridSchedule:
+    """The schedule of a CP-SAT solution: each task on the unit whose Boolean is true, back to back."""
+    on_gpu = np.zeros(instance.n, dtype=bool)
+    unit = np.zeros(instance.n, dtype=np.int64)
+    for (j, g), v in y.items():
+        if solver.value(v):
+            on_gpu[j], unit[j] = True, g
+    for (j, i), v in x.items():
+        if solver.value(v):
+            unit[j] = i
+    return schedule_from_units(instance, on_gpu, unit)
+
+
 @method("hybrid", "cpsat", exact=True, options=CpsatOptions)
 def cpsat(instance: HybridInstance, *, time_limit, seed, verbose, options: CpsatOptions) -> Result:
     """The assignment model in CP-SAT, hinted with the best quick heuristic (integer or decimal data)."""
@@ -105,15 +118,7 @@ def cpsat(instance: HybridInstance, *, time_limit, seed, verbose, options: Cpsat
     stats = {"incumbent_start": ub, "status": solver.status_name(status), "branches": solver.num_branches}
     schedule = start
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        on_gpu = np.zeros(instance.n, dtype=bool)
-        unit = np.zeros(instance.n, dtype=np.int64)
-        for (j, g), v in y.items():
-            if solver.value(v):
-                on_gpu[j], unit[j] = True, g
-        for (j, i), v in x.items():
-            if solver.value(v):
-                unit[j] = i
-        found = schedule_from_units(instance, on_gpu, unit)
+        found = decode(instance, solver, x, y)
         if makespan(instance, found) <= ub:
             schedule = found
     if status == cp_model.OPTIMAL:
