@@ -20,7 +20,12 @@ _banner_written = False
 
 
 def quiet_highs(threads: int | None = None) -> Any:
-    """A ``highspy.Highs`` with its output off (``output_flag`` false), its banner swallowed."""
+    """A ``highspy.Highs`` with its output off (``output_flag`` false), its banner swallowed.
+
+    ``threads``: HiGHS starts one thread pool per process, sized by the first solve;
+    a later instance asking for another count refuses to run (model status "Not
+    Set").  Leave it ``None`` unless every HiGHS of the process asks for the same.
+    """
     import highspy
 
     global _banner_written
