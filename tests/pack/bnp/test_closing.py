@@ -127,6 +127,7 @@ def test_exact_ratio_is_the_brute_force_maximum_over_the_columns_the_gap_prices(
     assert got == (want + 5.0 if want > 1.0 + 1e-6 else pytest.approx(want, abs=1e-6))
 
 
+@pytest.mark.slow
 def test_node_probe_mip_is_time_boxed_and_the_tree_stays_exact(monkeypatch) -> None:
     # a tree node's probe MIP gets node_mip_time at most (here 0: HiGHS' 10 ms floor), so it
     # may stop with only a bound; the tree still proves the enumerate optimum

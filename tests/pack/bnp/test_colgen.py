@@ -86,6 +86,7 @@ def test_dominance_columns_keep_the_lp_value(seed: int) -> None:
     assert lps[1] == pytest.approx(lps[0], rel=1e-7)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pack_instances(max_n=7, max_p=6))
 def test_optimum_with_dominance_columns_equals_brute_force(inst: PackInstance) -> None:

@@ -16,6 +16,7 @@ from ..strategies import pack_instances
 from .helpers import brute_force_optimum, check_result, registered, solve
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pack_instances(max_n=7, max_p=6), st.booleans())
 def test_optimum_equals_brute_force(inst: PackInstance, heuristics: bool) -> None:
@@ -23,6 +24,7 @@ def test_optimum_equals_brute_force(inst: PackInstance, heuristics: bool) -> Non
     check_result(inst, res, brute_force_optimum(inst))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not registered("enumerate"), reason="the enumerate method is not registered yet")
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pack_instances(max_n=8, max_p=8))
@@ -32,6 +34,7 @@ def test_optimum_equals_enumerate(inst: PackInstance) -> None:
     check_result(inst, res, ref.objective)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not registered("ilp"), reason="the ilp method is not registered yet")
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pack_instances(max_n=6, max_p=5))

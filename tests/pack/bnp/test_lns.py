@@ -21,6 +21,7 @@ from coschedopt.pack.generate import random_pack_instance
 from .helpers import check_result, solve
 
 
+@pytest.mark.slow
 def test_neighbourhood_search_leaves_every_window_optimal() -> None:
     # exhaust the search from the worst start (all singletons): every window of the final
     # incumbent (consecutive packs by level) is then optimal for its tasks, which the
@@ -45,6 +46,7 @@ def test_neighbourhood_search_leaves_every_window_optimal() -> None:
         assert windows
 
 
+@pytest.mark.slow
 def test_optimum_with_neighbourhood_search_from_the_start() -> None:
     # the search runs from the first second (lns_after = 0): same optima as `enumerate`
     searched = 0
@@ -67,6 +69,7 @@ def _poll_worker(nb, done, patience: float = 120.0) -> None:
         assert sorted(i for s in nb.st.best_sets for i in s) == list(range(nb.st.inst.n))
 
 
+@pytest.mark.slow
 def test_neighbourhood_search_in_a_worker_process() -> None:
     # the worker process searches from the solver's incumbent and the solver takes its
     # cheaper covers: the incumbent stays a partition of the tasks, and once the worker

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -17,6 +18,16 @@ from coschedopt.pack.generate import random_pack_instance
 from .helpers import is_schedule, seeded_master
 
 
+def dive_instance(seed: int):
+    return random_pack_instance(14 + seed % 5, 10 + seed % 7, 4 + seed % 3, seed=2100 + seed)
+
+
+@functools.lru_cache
+def optimum(seed: int) -> float:
+    """The ``enumerate`` optimum of :func:`dive_instance` (computed once for the four dive tests)."""
+    return cs.solve(dive_instance(seed), "enumerate").objective
+
+
 @pytest.mark.parametrize("demanding", [False, True])
 @pytest.mark.parametrize("completed", [True, False])
 def test_dive_offers_a_schedule_and_gives_the_root_lp_back(monkeypatch, completed: bool, demanding: bool) -> None:
@@ -28,7 +39,7 @@ def test_dive_offers_a_schedule_and_gives_the_root_lp_back(monkeypatch, complete
 
     steps = 0
     for seed in range(10):
-        inst = random_pack_instance(14 + seed % 5, 10 + seed % 7, 4 + seed % 3, seed=2100 + seed)
+        inst = dive_instance(seed)
         table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
         st, master = seeded_master(inst, table, seed)
         root = level_cut_rounds(st, master, column_generation(st, master))
@@ -41,7 +52,7 @@ def test_dive_offers_a_schedule_and_gives_the_root_lp_back(monkeypatch, complete
         steps += st.stats["dive_steps"]
         assert is_schedule(table, inst.max_pack_size, st.best_sets)
         assert st.ub <= cost * (1 + 1e-12)  # its cover, after the local search
-        assert st.ub * table.scale >= cs.solve(inst, "enumerate").objective * (1 - 1e-9)
+        assert st.ub * table.scale >= optimum(seed) * (1 - 1e-9)
         assert (list(master.level_cuts), list(master.level_upper)) == rows and len(master.sets) >= ncols
         assert master.solve(Deadline(None)).objective == pytest.approx(root.lp, rel=1e-9)
     assert steps >= (10 if completed else 5)  # the root LPs were fractional: the dives fixed columns
@@ -54,7 +65,7 @@ def test_demanding_dive_fixes_first_a_column_of_the_task_whose_cheapest_lp_colum
     checked = 0
     real = column_generation
     for seed in range(10):
-        inst = random_pack_instance(14 + seed % 5, 10 + seed % 7, 4 + seed % 3, seed=2100 + seed)
+        inst = dive_instance(seed)
         table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
         st, master = seeded_master(inst, table, seed)
         real(st, master)

@@ -25,6 +25,7 @@ from ..strategies import pack_instances
 from .helpers import brute_force_optimum, check_result, seeded_master, solve
 
 
+@pytest.mark.slow
 def test_tree_alone_reaches_the_optimum() -> None:
     # no heuristics, no enumeration probes: the optimum and its proof come from the tree
     branched = 0
@@ -43,6 +44,7 @@ def test_tree_optimum_equals_brute_force(inst: PackInstance) -> None:
     check_result(inst, res, brute_force_optimum(inst))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count_branching", [True, False])
 def test_tree_with_count_and_window_branches_matches_enumerate(count_branching: bool) -> None:
     # bigger packs and more tasks: the tree branches on pack counts, or (counts disabled)
