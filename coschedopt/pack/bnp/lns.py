@@ -178,7 +178,7 @@ class Neighbourhoods:
 
     def _profile_step(self, until: Deadline) -> bool:
         """Re-partition every task at once, each pack at a level of the node LP's support
-        near its own (:func:`.master.solve_profile_neighbourhood`), and offer the result."""
+        near its own (:func:`.mips.solve_profile_neighbourhood`), and offer the result."""
         st = self.st
         rem = until.remaining()
         t0 = time.perf_counter()

@@ -164,7 +164,7 @@ def _covering_solution(h: highspy.Highs) -> MIPSolution:
 def solve_profile_assignment(
     m_by_bin: list[np.ndarray], p: int, k: int, *, time_limit: float, seed: int = 0
 ) -> list[list[int]] | None:
-    """Tasks into packs of fixed levels (a node LP's pack profile, :func:`.tree._profile_cover`).
+    """Tasks into packs of fixed levels (a node LP's pack profile, :func:`.tree.profile_cover`).
 
     y[i, b] binary: each task in exactly one pack, pack b's tasks need at most p processors
     at its level (``m_by_bin[b][i]`` = m_i(tau_b), the least processor count of Eq. (1)'s

@@ -160,5 +160,6 @@ class BnpOptions(MethodOptions):
         """The options of a neighbourhood-search window's re-solve: the public options at
         their defaults but for no heuristics, a 1 s restricted-master MIP and no search of
         its own; the tuning knobs as they are here."""
-        defaults = {f.name: f.default for f in dataclasses.fields(self) if f.name in self.public()}
+        public = self.public()
+        defaults = {f.name: f.default for f in dataclasses.fields(self) if f.name in public}
         return self.replace(**{**defaults, "heuristics": False, "rmp_time": 1.0, "lns": False})

@@ -145,7 +145,7 @@ def test_dominance_column_follows_the_windows() -> None:
 
 
 def test_iteration_limited_child_lp_is_a_rising_lower_estimate() -> None:
-    # strong branching's re-solves stop after STRONG_ITERATIONS dual simplex iterations:
+    # strong branching's re-solves stop after strong_iterations dual simplex iterations:
     # from the node's optimal basis, with a pack count's right-hand side moved, the
     # objective where the solve stops lies between the node's LP and the child's LP
     # and does not fall as the limit grows; the full solve afterwards is unaffected
