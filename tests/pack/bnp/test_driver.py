@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import coschedopt as cs
-from coschedopt.pack import PackInstance, validate_schedule
+from coschedopt.pack import PackInstance, bnp, validate_schedule
 from coschedopt.pack.generate import random_pack_instance
 
 from ..strategies import pack_instances
@@ -150,8 +150,6 @@ def test_three_partition_yes_instances_reach_cost_m(triplets: int, bound: int, s
 
 
 def test_public_entry_takes_options_as_keywords_or_as_one_object() -> None:
-    from coschedopt.pack import bnp
-
     inst = random_pack_instance(12, 8, 3, seed=4)
     ref = cs.solve(inst, "branch-and-price", seed=2, heuristics=False, lns=False)
     by_keywords = bnp.solve(inst, seed=2, heuristics=False, lns=False)

@@ -4,6 +4,8 @@ this process and in a worker, retries with longer boxes, wider stages, profile m
 from __future__ import annotations
 
 import itertools
+import multiprocessing
+import time
 
 import numpy as np
 import pytest
@@ -60,8 +62,6 @@ def test_optimum_with_neighbourhood_search_from_the_start() -> None:
 
 def _poll_worker(nb, done, patience: float = 120.0) -> None:
     """Exchange incumbents with the worker until ``done(nb)``; the incumbent stays a partition."""
-    import time
-
     until = Deadline(patience)
     while not done(nb) and not until.expired():
         time.sleep(0.02)
@@ -77,8 +77,6 @@ def test_neighbourhood_search_in_a_worker_process() -> None:
     # tasks (the independent `enumerate` method).  A cheaper cover found by the solver
     # afterwards (here the optimum) is sent to the worker, which continues from it.
     # close() stops the worker.
-    import multiprocessing
-
     # handed to the worker (another process) with the options; one stage of windows:
     # with wider windows it finds every optimum
     opts = BnpOptions(lns_worker_after=0.0, lns_tasks=7, lns_stages=((1, 1),))
