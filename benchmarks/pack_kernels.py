@@ -2,13 +2,13 @@
 reference code they replace, measured in the same process on the same inputs.
 
 For Workload-III (seed 0) at k = 16 and k = 32: the batched knapsack DP of 64 random
-cost levels at random duals (:func:`.pricing.knapsack_values`), the best set of one level
-(:func:`.pricing.best_set_at_level`, 64 levels) and the cheapest level of 1000 random
+cost levels at random duals (:func:`.knapsack.knapsack_values`), the best set of one level
+(:func:`.knapsack.best_set_at_level`, 64 levels) and the cheapest level of 1000 random
 task sets (:meth:`.levels.LevelTable.min_level`); and the depth-first enumeration of
-the columns below a reduced-cost gap (:func:`.pricing.enumerate_level`, four levels of a
+the columns below a reduced-cost gap (:func:`.enumeration.enumerate_level`, four levels of a
 random 60-task instance, p = 32, k = 5, about 19 000 columns).  Each figure is the
 median over ``--repeat`` runs, after one warm-up run (which loads the numba cache).
-Both codes return the same values (tests/pack/test_branch_and_price.py).
+Both codes return the same values (tests/pack/bnp/test_kernels.py).
 
     .venv/bin/python benchmarks/pack_kernels.py --out benchmarks/results/kernels.md
 """
@@ -23,8 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from coschedopt.pack.bnp import kernels
+from coschedopt.pack.bnp.enumeration import enumerate_level
+from coschedopt.pack.bnp.knapsack import best_set_at_level, knapsack_values
 from coschedopt.pack.bnp.levels import LevelTable
-from coschedopt.pack.bnp.pricing import best_set_at_level, enumerate_level, knapsack_values
 from coschedopt.pack.generate import random_pack_instance, workload_iii
 
 

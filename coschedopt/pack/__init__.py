@@ -37,7 +37,7 @@ FAMILY = register_family(
     )
 )
 
-from . import branch_and_price, exact, generate, heuristics  # noqa: E402,F401  (register methods and generators)
+from . import bnp, exact, generate, heuristics  # noqa: E402,F401  (register methods and generators)
 
 __all__ = [
     "FAMILY",

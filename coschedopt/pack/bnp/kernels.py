@@ -1,6 +1,6 @@
 """Compiled inner loops of the pricing: the cardinality-constrained knapsack DP, the column enumeration.
 
-The dynamic program of :mod:`.pricing` (F[c, w] = max(F[c, w], F[c-1, w - m_i] + pi_i),
+The dynamic program of :mod:`.knapsack` (F[c, w] = max(F[c, w], F[c-1, w - m_i] + pi_i),
 one update per item) written as plain loops and compiled by numba, where the numpy
 version pays a gather of the whole (count, capacity) table per item and per batch
 of levels.  Same recurrences, in the same item order, so the values are those of
@@ -9,23 +9,14 @@ the fallback when numba is not installed (:data:`COMPILED`).
 
 The batched DP also skips the items dominated within their weight (at most
 min(k, p // w) items of weight w can be in a set, and the most profitable ones
-may be taken): at Workload-III k = 16 about a third of the 260 tasks remain.
+may be taken).
 
 The column enumeration below the reduced-cost gap (:func:`_enumerate_sets`, the
-depth-first search of :func:`.pricing.enumerate_level` over the same stack in the same
-order) is compiled too: the probes and the enumerations of the tree and of the
-neighbourhood search's windows run it.
-
-Measured by ``benchmarks/pack_kernels.py`` (results/kernels.md, medians, same process;
-two runs differed by up to 40 % on the numpy side): at Workload-III k = 16 the batched
-DP of 64 random levels takes 1.2 ms instead of 27 ms, the best set of a level 49 us
-instead of 240 us, the cheapest level of a set 1.9 us instead of 31 us; at k = 32 the
-batched DP 0.5 ms instead of 3.4 ms; the enumeration of 19 000 columns (n = 60,
-p = 32, k = 5) 52 ms instead of 4.4 s.
-The vectorised capacity loop (:func:`_add_item`) halved the batched DP again: 0.88 ms
-instead of 2.0 ms for 58 levels at k = 16, seed 2; a whole k = 16 solve, 240 s without
-the search from the same start: 91 tree nodes instead of 62.
-The first call of each kernel compiles it (about 4 s, cached on disk by numba).
+depth-first search of :func:`.enumeration.enumerate_level` over the same stack in the
+same order) is compiled too: the probes and the enumerations of the tree and of the
+neighbourhood search's windows run it.  Timings against the numpy code:
+``benchmarks/pack_kernels.py`` and ``benchmarks/results/kernels.md``.
+The first call of each kernel compiles it (seconds, cached on disk by numba).
 """
 
 from __future__ import annotations
@@ -52,8 +43,8 @@ def _add_item(g: np.ndarray, kk: int, p: int, wr: int, v: float) -> None:
 
     Rows from the top down, so that row c - 1 is read before this item updates it;
     inside a row the source and the target are different rows, so the capacity loop
-    runs upwards over two row views, a loop LLVM vectorises (2.5x faster than the
-    same loop over the 2-d array at Workload-III k = 16)."""
+    runs upwards over two row views, a loop LLVM vectorises (the same loop over the 2-d
+    array does not vectorise)."""
     n = p + 1 - wr
     for c in range(kk, 0, -1):
         src = g[c - 1]
@@ -111,7 +102,7 @@ def _values(w: np.ndarray, prof: np.ndarray, p: int, kk: int, one_dim: bool, ord
 
 def _best_set(w: np.ndarray, prof: np.ndarray, p: int, kk: int, one_dim: bool) -> tuple[float, np.ndarray]:
     """The same DP over one item list, keeping every item's table for the traceback:
-    (value, mask of the chosen items), the choice :func:`.pricing.knapsack` makes."""
+    (value, mask of the chosen items), the choice :func:`.knapsack.knapsack` makes."""
     ni = w.size
     chosen = np.zeros(ni, dtype=np.bool_)
     if one_dim:
@@ -183,7 +174,7 @@ def _level_best_set(m: np.ndarray, pi: np.ndarray, order: np.ndarray, p: int, k:
 
 
 def _suffix_tables(m: np.ndarray, pi: np.ndarray, p: int, kk: int) -> np.ndarray:
-    """:func:`.pricing.suffix_tables`: G[r, c, w] = max profit of items r..end with at most
+    """:func:`.knapsack.suffix_tables`: G[r, c, w] = max profit of items r..end with at most
     c items and weight at most w (G[end] = 0), the same recurrence in the same order."""
     nitems = m.size
     g = np.zeros((nitems + 1, kk + 1, p + 1))
@@ -200,6 +191,42 @@ def _now() -> float:
     return t
 
 
+def _cheapest_here(chosen: np.ndarray, mp: np.ndarray, op: np.ndarray, p: int) -> bool:
+    """Whether the set of positions ``chosen`` has its cheapest allowed level here: it
+    does not fit one level lower (needs ``mp`` over p) or a task's window opens here."""
+    need = 0
+    opens = False
+    for j in chosen:
+        need += mp[j]
+        opens = opens or op[j]
+    return need > p or opens
+
+
+def _append_set(
+    out_pos: np.ndarray, out_off: np.ndarray, nout: int, chosen: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Store set number ``nout`` (positions ``chosen``) in the flat output of
+    :func:`_enumerate_sets`, growing its arrays when full; returns them."""
+    ln = chosen.size
+    if out_off[nout] + ln > out_pos.size:
+        grown = np.empty(2 * out_pos.size + ln, dtype=np.int64)
+        grown[: out_pos.size] = out_pos
+        out_pos = grown
+    if nout + 2 > out_off.size:
+        grown_off = np.zeros(2 * out_off.size, dtype=np.int64)
+        grown_off[: out_off.size] = out_off
+        out_off = grown_off
+    base = out_off[nout]
+    out_pos[base : base + ln] = chosen
+    out_off[nout + 1] = base + ln
+    return out_pos, out_off
+
+
+#: compiled when numba is there (the compiled search calls them), else the Python functions
+cheapest_here = _jit(_cheapest_here) or _cheapest_here
+append_set = _jit(_append_set) or _append_set
+
+
 def _enumerate_sets(
     mo: np.ndarray,
     po: np.ndarray,
@@ -213,7 +240,7 @@ def _enumerate_sets(
     budget: int,
     stop_at: float,
 ) -> tuple[int, np.ndarray, np.ndarray]:
-    """The depth-first search of :func:`.pricing.enumerate_level` (same stack, same order):
+    """The depth-first search of :func:`.enumeration.enumerate_level` (same stack, same order):
     every set of positions whose first is critical (< ``ncrit``), of at most ``kk`` items
     within ``p``, with profit >= ``target`` and not fitting one level lower (previous needs
     ``mp`` over p, or a window opening here, ``op``); a branch is followed only while the
@@ -250,28 +277,11 @@ def _enumerate_sets(
         cap = st_cap[top]
         prof = st_prof[top]
         ln = st_len[top]
-        if prof >= target:
-            need = 0
-            opens = False
-            for j in range(ln):
-                need += mp[st_chosen[top, j]]
-                opens = opens or op[st_chosen[top, j]]
-            if need > p or opens:
-                if out_off[nout] + ln > out_pos.size:
-                    grown = np.empty(2 * out_pos.size + ln, dtype=np.int64)
-                    grown[: out_pos.size] = out_pos
-                    out_pos = grown
-                if nout + 2 > out_off.size:
-                    grown_off = np.zeros(2 * out_off.size, dtype=np.int64)
-                    grown_off[: out_off.size] = out_off
-                    out_off = grown_off
-                base = out_off[nout]
-                for j in range(ln):
-                    out_pos[base + j] = st_chosen[top, j]
-                out_off[nout + 1] = base + ln
-                nout += 1
-                if nout > budget:
-                    return 1, out_pos[: out_off[nout]], out_off[: nout + 1]
+        if prof >= target and cheapest_here(st_chosen[top, :ln], mp, op, p):
+            out_pos, out_off = append_set(out_pos, out_off, nout, st_chosen[top, :ln])
+            nout += 1
+            if nout > budget:
+                return 1, out_pos[: out_off[nout]], out_off[: nout + 1]
         count += 1
         if count % 2048 == 0 and _now() >= stop_at:
             return 2, out_pos[: out_off[nout]], out_off[: nout + 1]

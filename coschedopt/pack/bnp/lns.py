@@ -1,59 +1,41 @@
 """Large neighbourhood search with an exact repair: re-solve windows of the incumbent.
 
 A window is a run of packs adjacent in cost (the incumbent's packs sorted by their
-level): at least two packs, more while their tasks stay within ``LNS_TASKS``.  Its
-tasks form a sub-instance (same p and k) that :func:`.solver.solve` itself solves,
-started from the window's current packs, so it returns them unchanged or a strictly
-cheaper cover proven optimal for those tasks (or the best found in its time box).
-Packs of neighbouring levels are the ones that trade tasks in an optimal schedule:
-the local search of :func:`.solver.local_search` moves one or two tasks at a time,
-a window re-partitions tens of them at once.  Windows already solved (by their task
-set) are not tried again; once every window of the incumbent has been, those
-stopped by their time box are re-solved with twice the box (up to
-``LNS_MAX_SUB_TIME``).  Then come windows that skip packs (a pack with one to
-three of the four packs after it: an exchange between packs two or three levels
-apart, which the runs of adjacent packs only reach through a chain of cheaper
-steps), then runs of two and three times as many tasks (``LNS_STAGES``), and then
-the search is exhausted.  A cheaper incumbent starts again from the first stage.
+level): at least two packs, more while their tasks stay within ``lns_tasks``.  Its
+tasks form a sub-instance (same p and k) that the solver itself re-solves (the
+``solve_window`` function the driver hands in), started from the window's current
+packs, so it returns them unchanged or a strictly cheaper cover proven optimal for
+those tasks (or the best found in its time box).  Packs of neighbouring levels are
+the ones that trade tasks in an optimal schedule: the local search moves one or two
+tasks at a time, a window re-partitions tens of them at once.  Windows already
+solved (by their task set) are not tried again; once every window of the incumbent
+has been, those stopped by their time box are re-solved with twice the box (up to
+``lns_max_sub_time``).  Then come windows that skip packs (a pack with one to three
+of the packs after it: an exchange between packs two or three levels apart, which
+the runs of adjacent packs only reach through a chain of cheaper steps), then runs
+of two and three times as many tasks (``lns_stages``), and then the search is
+exhausted.  A cheaper incumbent starts again from the first stage.
 
-Once every window of the first stage of an incumbent was tried (a local optimum of the
-exchanges between neighbouring packs), a profile move re-partitions all the tasks at once:
-each pack may move to a level of the tree's latest best-first node LP within
-``LNS_PROFILE_REACH`` of its own, or empty (:func:`.master.solve_profile_neighbourhood`,
+Once every window of the first stage of an incumbent was tried (a local optimum of
+the exchanges between neighbouring packs), a profile move re-partitions all the tasks
+at once: each pack may move to a level of the tree's latest best-first node LP within
+``lns_profile_reach`` of its own, or empty (:func:`.mips.solve_profile_neighbourhood`,
 a MIP started from the incumbent), at most once per incumbent and within
-``LNS_PROFILE_SHARE`` of the search's time.  It makes the exchange over nearly every
-pack that no window short of the whole instance can (the package docstring, k = 32
-seed 0).  On node LPs of Workload-III k = 16 seed 1 (a 240 s run), the support held
-66-90 levels, which gave each pack 2-3 candidate levels (its own included); from the
-incumbents 96 341.5 and 96 340.1 (windows of the first stage exhausted) a first version
-without empty packs found 96 330.0 and 96 327.4, optimal in their neighbourhood, in
-25-38 s; this one takes 96 341.5 to 96 327.6 within its 60 s box.  With a reach of 0.1,
-or an extra empty pack free to take any of those levels, no move within 60 s.  In the
-benchmark (600 s, the code of d87d909) the moves took 101-182 s of the worker's ~580 s at
-k = 16 (5 per seed, 1-2 of them improving) and k = 16 ended at 98 724.5 / 96 291.5 /
-86 877.6, gaps 0.054 / 0.064 / 0.065 %, and at 0.071 / 0.096 / 0.094 % in a second run
-(before: 98 771.5 / 96 455.4 / 86 879.1, 0.109 / 0.234 / 0.080 %, the bounds within 11 of
-these); at k = 32, 0-9 moves per seed, one improving; none on Workload-II.
+``lns_profile_share`` of the search's time: the exchange over nearly every pack that
+no window short of the whole instance can make.
 
 This is a primal heuristic only: it never touches the bound.  It starts once the
-solve is long (``LNS_AFTER``), or after the first seconds with a worker process
-(``LNS_WORKER_AFTER``; ``workers=1``, the default on a machine with two or more
-cores): the search then runs there on its own copy of the incumbent, window after
-window, while the tree goes on in the solver's process
-(:func:`search_loop`): each cheaper cover it finds is sent to the solver, which
-takes it when it beats its incumbent, and each cheaper incumbent the solver finds
-otherwise is sent to the worker, which continues from it.  The solver collects
-between column-generation rounds, so the worker never waits for a tree node to end
-(before, with windows queued and collected between nodes 10-55 s apart, it was
-busy 18-38 % of the time at Workload-III k = 32); which windows are tried depends
-on timing, so two runs may differ.  Without one (``workers=0``) the windows are
-re-solved between tree nodes within a share of the time (``LNS_SHARE``),
-deterministically.  On Workload-III (260 tasks, p = 32, seed 0, 600 s, in-process)
-it took the incumbent from 0.77 % to 0.46 % above the bound at k = 16 and from
-0.87 % to 0.67 % at k = 32, where diving, the restricted-master MIP and the local
-searches had stopped.  The wider windows keep the worker busy: 488-500 s of the
-540 s at k = 32 (seeds 0-2, 103-108 windows, 21-32 of them improving), where with
-two-pack windows only it idled after 70-280 s.
+solve is long (``lns_after``), or after the first seconds with a worker process
+(``lns_worker_after``; one worker, the default on a machine with two or more cores):
+the search then runs there on its own copy of the incumbent, window after window,
+while the tree goes on in the solver's process (:func:`search_loop`): each cheaper
+cover it finds is sent to the solver, which takes it when it beats its incumbent,
+and each cheaper incumbent the solver finds otherwise is sent to the worker, which
+continues from it.  The solver collects between column-generation rounds, so the
+worker never waits for a tree node to end; which windows are tried then depends on
+timing, so two runs may differ.  Without a worker the windows are re-solved between
+tree nodes within a share of the time (``lns_share``), deterministically.  Measured
+effects: ``benchmarks/results/bnp-notes.md``.
 """
 
 from __future__ import annotations
@@ -63,103 +45,34 @@ import math
 import multiprocessing
 import queue
 import time
+from collections.abc import Callable
 
 import numpy as np
 
 from ...core import Deadline
 from ..instance import PackInstance
-from ..schedule import PackSchedule
 from .levels import LevelTable
+from .mips import solve_profile_neighbourhood
+from .options import BnpOptions
+from .state import State, allocations, integral
 
-#: most tasks freed at once (a window holds at least two packs)
-LNS_TASKS = 48
-#: the stages of windows, (most tasks as a multiple of LNS_TASKS, reach): reach 1 takes runs
-#: of adjacent packs, a reach r > 1 a pack with one to three of the r packs after it (so it
-#: skips some).  A stage follows once every window of the previous one (and its retries)
-#: was tried; a cheaper incumbent starts again from the first.  Workload-III k = 16, 400 s
-#: of windows from the same 60 s incumbent (in-process): with the skipping stage 96 316 / 86 913
-#: at seeds 1 / 2, without it 96 482 / 86 913, with it in place of the first stage 96 410 / 86 930.
-#: Tried and left out (branch lns-wide-second): the runs of twice the tasks before the skipping
-#: stage; with the tree, 600 s, seeds 0 / 1 / 2: 98 815.5 / 96 344.7 / 86 933.2, against
-#: 98 766.0 / 96 382.0 / 86 913.6 in the benchmark of record
-LNS_STAGES = ((1, 1), (1, 4), (2, 1), (3, 1))
-#: at most this many packs in a window of a stage of reach > 1
-LNS_SKIP_PACKS = 4
-#: time box of one sub-problem (seconds); once every window was tried, those stopped by
-#: their time box are re-solved with twice that box, up to LNS_MAX_SUB_TIME
-#: Tried and left out, against 98 766.0 / 96 382.0 / 86 913.6 in the benchmark of record
-#: (Workload-III k = 16, 600 s, seeds 0 / 1 / 2):
-#: - branch lns-retry-last, the retries only once every stage's windows were tried:
-#:   98 762.7 / 96 358.2 / 86 958.1;
-#: - branch lns-dive, a window's dive (:func:`.solver._dive`) given half of its box instead
-#:   of the solver's DIVE_SHARE = 0.2: 98 769.9 / 96 451.8 / 86 943.1.  On single windows of
-#:   64-96 tasks at seed 2, 10 s each, 6 of 12 windows of a 60 s incumbent (87 052.4)
-#:   improved it, by 269.6 in all, instead of 5 (236.2), as many as with a 20 s box; of 18
-#:   windows of a 420 s incumbent (86 962.1), 1 instead of 2;
-#: - branch window-probes, windows of at most 48 tasks re-solved without the enumeration probes
-#:   (``probe_columns=0``).  Alone they are faster: 18 windows of 48 tasks of seed 2's 60 s
-#:   incumbent, one after the other, in 32.0 s instead of 47.1 s, every window proven and the
-#:   same gains.  In the benchmark they changed nothing that one run can show: 98 772.1 /
-#:   96 378.6 / 86 932.2, bounds 98 653.0 / 96 213.2 / 86 775.0 (153-163 tree nodes), against
-#:   98 772.1 / 96 323.0 / 86 945.1, 98 656.7 / 96 218.3 / 86 780.2 (170-173 nodes) for this
-#:   code run right after it.
-LNS_SUB_TIME = 10.0
-LNS_MAX_SUB_TIME = 80.0
-#: the search starts once the solver has run LNS_AFTER seconds and then takes at most
-#: LNS_SHARE of the time spent (Workload-II's trees close within about a minute without it)
-LNS_AFTER = 60.0
-LNS_SHARE = 0.4
-#: a worker process (on a core of its own: it takes no time from the tree) starts once the
-#: solver has run LNS_WORKER_AFTER seconds, from the incumbent of the paper's heuristics and
-#: the local search; at Workload-III k = 16 the tree starts after ~45 s and the search had
-#: waited until 60 s while its windows were still improving the incumbent at 400-500 s
-LNS_WORKER_AFTER = 10.0
-#: seconds the worker waits for a new incumbent once every window of its own was tried
-LNS_IDLE_WAIT = 1.0
-#: profile moves (:func:`.master.solve_profile_neighbourhood`): each pack may move to a level of
-#: the latest best-first node LP's support within this factor of its own; at most
-#: LNS_PROFILE_TIME seconds per MIP and LNS_PROFILE_SHARE of the search's time
-LNS_PROFILE_REACH = 0.05
-LNS_PROFILE_TIME = 60.0
-LNS_PROFILE_SHARE = 0.5
-
-
-def solve_window(
-    times: np.ndarray, k: int, start: list[list[tuple[int, int]]], time_limit: float, seed: int
-) -> tuple[list[list[tuple[int, int]]], str, float]:
-    """Re-solve one window: the sub-instance of its tasks (rows of ``times``), started
-    from its packs ``start`` (task row, processors); returns the packs found, the status
-    and the seconds spent.  Module-level so that a worker process can run it."""
-    from .solver import solve
-
-    sub = PackInstance(times, k, name="window")
-    t0 = time.perf_counter()
-    res = solve(
-        sub,
-        time_limit=time_limit,
-        seed=seed,
-        heuristics=False,
-        rmp_time=1.0,
-        lns=False,
-        start=PackSchedule.from_indices(sub, start),
-    )
-    return res.schedule.indices(sub), str(res.status), time.perf_counter() - t0
+#: ``solve_window(times, k, start, time_limit, seed, options) -> (packs, status, seconds)``: re-solve
+#: the sub-instance of a window's tasks (rows of ``times``) from its packs ``start`` (task row,
+#: processors) with ``options``; module-level where a worker process is to run it
+WindowSolver = Callable[[np.ndarray, int, list, float, int, BnpOptions], tuple[list, str, float]]
 
 
 class Neighbourhoods:
     """The windows of the incumbent not tried yet, and one exact re-solve per :meth:`step`
     (in this process), or the worker process that runs :func:`search_loop`."""
 
-    def __init__(
-        self,
-        st,
-        workers: int = 0,
-        window_tasks: int | None = None,
-        stages: tuple[tuple[int, int], ...] | None = None,
-    ) -> None:
+    def __init__(self, st: State, solve_window: WindowSolver, workers: int = 0) -> None:
         self.st = st
-        self.window_tasks = LNS_TASKS if window_tasks is None else int(window_tasks)
-        self.stages = LNS_STAGES if stages is None else tuple(stages)
+        self.opts = st.opts
+        self.solve_window = solve_window
+        self.sub_options = st.opts.for_window()  # the options of a window's re-solve
+        self.window_tasks = st.opts.lns_tasks
+        self.stages = st.opts.lns_stages
         self.rng = np.random.default_rng(st.seed)
         self.tried: set[frozenset[int]] = set()
         self.stage = 0  # index in ``stages`` of the windows tried now
@@ -188,14 +101,14 @@ class Neighbourhoods:
         """(packs, task set) of every window of the incumbent, of up to ``tasks`` tasks
         (default ``window_tasks``; a window holds at least two packs, and at most twice that):
         runs of packs adjacent in level, or with ``reach`` > 1 a pack and one to
-        ``LNS_SKIP_PACKS`` - 1 of the ``reach`` packs after it."""
+        ``lns_skip_packs`` - 1 of the ``reach`` packs after it."""
         table = self.st.table
         width = self.window_tasks if tasks is None else int(tasks)
         packs = sorted(self.st.best_sets, key=lambda s: (table.min_level(s), s))
         out = []
         if reach > 1:
             for a in range(len(packs) - 1):
-                for m in range(1, LNS_SKIP_PACKS):
+                for m in range(1, self.opts.lns_skip_packs):
                     for rest in itertools.combinations(range(a + 1, min(len(packs), a + 1 + reach)), m):
                         sel = [packs[a], *(packs[b] for b in rest)]
                         size = sum(map(len, sel))
@@ -215,22 +128,20 @@ class Neighbourhoods:
         """Re-solve one random untried window of the incumbent within ``until`` and offer
         the incumbent with its tasks re-partitioned (kept only if strictly cheaper);
         False when no window is left."""
-        from .solver import allocations
-
-        st = self.st
+        st, opts = self.st, self.opts
         if st.ub < self._ub_seen:  # a new incumbent: the first stage's windows first
             self.stage, self._ub_seen = 0, st.ub
         profile = self.stage > 0 and self.levels is not None and st.ub != self._profiled
-        if profile and self.profile_spent <= LNS_PROFILE_SHARE * self.spent:
+        if profile and self.profile_spent <= opts.lns_profile_share * self.spent:
             return self._profile_step(until)
         todo: list = []
         while not todo:
             multiple, reach = self.stages[self.stage]
             every = self.all_windows(self.window_tasks * multiple, reach)
-            todo, box = [w for w in every if w[1] not in self.tried], LNS_SUB_TIME
+            todo, box = [w for w in every if w[1] not in self.tried], opts.lns_sub_time
             if not todo:  # every window tried: give the unproven ones more time, shortest box first
                 boxes = [(self.unproven.get(w[1], math.inf), r) for r, w in enumerate(every)]
-                boxes = [(b, r) for b, r in boxes if 2 * b <= LNS_MAX_SUB_TIME]
+                boxes = [(b, r) for b, r in boxes if 2 * b <= opts.lns_max_sub_time]
                 if boxes:
                     b, r = min(boxes)
                     todo, box = [every[r]], 2 * b
@@ -240,11 +151,7 @@ class Neighbourhoods:
                 self.stage += 1
         if until.expired():
             return False
-        # Tried and left out (branch lns-guide, 1a30ba5): the untried window whose packs have the
-        # largest sum of reduced costs at the root LP's duals first (a bound on what it can gain
-        # when there are no pack-count rows).  Workload-III k = 16, 600 s, seeds 0 / 1 / 2:
-        # 98 761.2 / 96 410.2 / 86 935.3, against 98 766.0 / 96 382.0 / 86 913.6 in the
-        # benchmark of record and 96 314.3 at seed 1 in a run of this random order the same day
+        # a random untried window (an order guided by the root LP did no better: bnp-notes.md)
         window, key = todo[int(self.rng.integers(len(todo)))]
         self.tried.add(key)
         tasks = sorted(key)
@@ -252,7 +159,9 @@ class Neighbourhoods:
         start = [[(local[i], q) for i, q in pack] for pack in allocations(st.table, window)]
         rem = until.remaining()
         limit = min(box, rem) if math.isfinite(rem) else box
-        packs, status, seconds = solve_window(st.inst.times[tasks], st.inst.max_pack_size, start, limit, st.seed)
+        packs, status, seconds = self.solve_window(
+            st.inst.times[tasks], st.inst.max_pack_size, start, limit, st.seed, self.sub_options
+        )
         if status == "TIME_LIMIT" and limit >= box:
             self.unproven[key] = box
         else:
@@ -269,9 +178,7 @@ class Neighbourhoods:
 
     def _profile_step(self, until: Deadline) -> bool:
         """Re-partition every task at once, each pack at a level of the node LP's support
-        near its own (:func:`.master.solve_profile_neighbourhood`), and offer the result."""
-        from .master import solve_profile_neighbourhood
-
+        near its own (:func:`.mips.solve_profile_neighbourhood`), and offer the result."""
         st = self.st
         rem = until.remaining()
         t0 = time.perf_counter()
@@ -280,8 +187,8 @@ class Neighbourhoods:
             st.best_sets,
             st.inst.max_pack_size,
             self.levels,
-            reach=LNS_PROFILE_REACH,
-            time_limit=min(LNS_PROFILE_TIME, rem),
+            reach=self.opts.lns_profile_reach,
+            time_limit=min(self.opts.lns_profile_time, rem),
             seed=st.seed,
         )
         seconds = time.perf_counter() - t0
@@ -320,7 +227,7 @@ class Neighbourhoods:
                 seconds,
                 self.levels,
             )
-            args += (self.window_tasks, self.stages, self._inbox, self._outbox)
+            args += (self.opts, self.solve_window, self._inbox, self._outbox)
             self._proc = ctx.Process(target=search_loop, args=args, daemon=True)
             self._proc.start()
             self._synced = st.ub
@@ -355,15 +262,19 @@ class Neighbourhoods:
     def catch_up(self) -> None:
         """With a worker process: exchange incumbents with it (cheap: called between
         column-generation rounds); without: steps while the search is behind its share
-        of the solver's time (``LNS_SHARE``)."""
+        of the solver's time (``lns_share``)."""
         st = self.st
         if self.workers > 0:
-            if time.perf_counter() - st.t0 >= LNS_WORKER_AFTER and not st.deadline.expired():
+            if time.perf_counter() - st.t0 >= self.opts.lns_worker_after and not st.deadline.expired():
                 self._poll()
         else:
             while not st.closed() and not st.deadline.expired():
                 elapsed = time.perf_counter() - st.t0
-                if elapsed < LNS_AFTER or self.spent >= LNS_SHARE * elapsed or not self.step(st.deadline):
+                if (
+                    elapsed < self.opts.lns_after
+                    or self.spent >= self.opts.lns_share * elapsed
+                    or not self.step(st.deadline)
+                ):
                     break
         st.stats["lns"] = {
             "steps": self.steps,
@@ -389,35 +300,32 @@ def search_loop(
     seed: int,
     seconds: float | None,
     levels: np.ndarray | None,
-    window_tasks: int,
-    stages: tuple[tuple[int, int], ...],
+    opts: BnpOptions,
+    solve_window: WindowSolver,
     inbox,
     outbox,
 ) -> None:
     """The worker process: :meth:`Neighbourhoods.step` on its own incumbent (the cover
     ``sets`` of the instance ``times``, ``k``; costs divided by ``scale``) for
-    ``seconds`` (None: until stopped), windows of up to ``window_tasks`` tasks
-    in ``stages``.
+    ``seconds`` (None: until stopped), with the solver's options ``opts``.
     After each step it puts (its cover if the step made it cheaper else None, its
     cost, :meth:`Neighbourhoods.tally`, exhausted, last step) on ``outbox``; it reads
     ("cover", a cheaper cover), which replaces its incumbent, and ("levels", the
     support levels of a node LP) from ``inbox``.  Once the search is exhausted it
     waits for one."""
-    from .solver import _integral, _State
-
     inst = PackInstance(times, k, name="neighbourhoods")
     until = Deadline(seconds)
     table = LevelTable(times, scale)
-    st = _State(inst, table, until, False, 0.0, seed, _integral(times))
+    st = State(inst, table, until, opts.replace(gap=0.0), seed=seed, integral=integral(times))
     st.offer(sets, "solver", improve=False)
-    nb = Neighbourhoods(st, 0, window_tasks, stages)
+    nb = Neighbourhoods(st, solve_window)
     nb.levels = levels
     idle = False
     while not until.expired():
         news = []
         try:
             if idle:
-                news.append(inbox.get(timeout=min(LNS_IDLE_WAIT, until.remaining())))
+                news.append(inbox.get(timeout=min(opts.lns_idle_wait, until.remaining())))
             while True:
                 news.append(inbox.get_nowait())
         except queue.Empty:
