@@ -91,7 +91,7 @@ def _build(instance: EvolvingInstance, grid: Grid, stretch_limit: float, rigid: 
                 length = model.new_int_var(d, max(d, grid.max_stretch(d, stretch_limit, horizon)), f"D_{i}_{k}")
                 waste.append(n * (length - d))
             else:
-                length = model.new_constant(d)
+                length = d
             e = model.new_int_var(d, horizon, f"e_{i}_{k}")
             intervals.append(model.new_interval_var(s, length, e, f"stage_{i}_{k}"))
             demands.append(n)
@@ -115,11 +115,15 @@ def _hint(m: _Model, grid: Grid, hint: EvolvingSchedule, instance: EvolvingInsta
             t += grid.units(d)
 
 
+def _value(solver: Any, x: Any) -> int:
+    return x if isinstance(x, int) else solver.value(x)
+
+
 def _schedule(solver: Any, m: _Model, grid: Grid, instance: EvolvingInstance, rigid: bool) -> EvolvingSchedule:
     apps = []
     for i, app in enumerate(instance.applications):
         start = solver.value(m.starts[i][0]) * grid.unit
-        durations = app.durations if rigid else tuple(solver.value(x) * grid.unit for x in m.lengths[i])
+        durations = app.durations if rigid else tuple(_value(solver, x) * grid.unit for x in m.lengths[i])
         apps.append(ScheduledApplication(app.name, start, durations, app.nodes))
     return EvolvingSchedule(tuple(apps), rigid=rigid)
 
@@ -193,7 +197,8 @@ def _least_waste(
     for row_s, row_l in zip(m.starts, m.lengths, strict=True):
         for s, length in zip(row_s, row_l, strict=True):
             m.model.add_hint(s, first.value(s))
-            m.model.add_hint(length, first.value(length))
+            if not isinstance(length, int):
+                m.model.add_hint(length, first.value(length))
     m.model.add(m.makespan <= optimum)
     m.model.minimize(m.waste)
     solver = _solver(seed, options.workers, deadline.remaining(), False)
