@@ -64,6 +64,23 @@ def _blocked(ends: list[float], vals: list[int], t0: float, t1: float, free: int
     return e if e < t1 else t1
 
 
+def _free_from(ends: list[float], vals: list[int], t0: float, t1: float, free: int) -> float | None:
+    """None if max(dst, t0, t1) <= ``free``, else the end of the last stage over [t0, t1) above ``free``.
+
+    No start in [t0, that end) can hold the stage, so the placement loop may jump there
+    instead of to loc (the end of the last *maximum*): the first start that fits is the same.
+    """
+    i = bisect_right(ends, t0)
+    seg = vals[i : bisect_left(ends, t1, i) + 1]
+    if not seg or max(seg) <= free:
+        return None
+    k = len(seg) - 1
+    while seg[k] <= free:
+        k -= 1
+    e = ends[i + k]
+    return e if e < t1 else t1
+
+
 def trivial_fit(durations: Sequence[float], nodes: Sequence[int], dst: Profile, nmax: int) -> Placement:
     """Start after everything in dst, unstretched (the paper's "very simple fit")."""
     return Placement(dst.end, tuple(durations))
@@ -94,7 +111,7 @@ def base_fit(
         free = nmax - nodes[i]
         t = starts[i]
         # lines 8-11: the earliest start >= t where the stage's nodes are free
-        while (jump := _blocked(ends, vals, t, t + d, free)) is not None:
+        while (jump := _free_from(ends, vals, t, t + d, free)) is not None:
             t = jump
         starts[i] = t
         if i > 0:
