@@ -30,12 +30,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core import Deadline, Result, Status, available_cores, method, option
-from ..heuristics import VARIANTS, makespan_lower_bound
+from ..heuristics import VARIANTS, SearchOptions, makespan_lower_bound, search_order
 from ..instance import EvolvingInstance
 from ..listsched import cbf_schedule, list_schedule
 from ..nodeids import NodeIdOptions, with_node_ids
 from ..schedule import EvolvingSchedule, ScheduledApplication, makespan
 from .grid import Grid, time_grid
+
+#: moves of the order search whose schedule hints CP-SAT
+HINT_SEARCH_MOVES = 200
 
 
 @dataclass(frozen=True)
@@ -48,16 +51,18 @@ class CpsatOptions(NodeIdOptions):
     workers: int = option(0, "CP-SAT workers (0: every core this process may use)", min=0)
 
 
-def _hints(instance: EvolvingInstance, stretch_limit: float, rigid: bool) -> list[EvolvingSchedule]:
-    """Heuristic schedules valid for the model: CBF's if rigid, else nos and the variants with l <= the limit."""
+def _hints(instance: EvolvingInstance, stretch_limit: float, rigid: bool, deadline: Deadline) -> list[EvolvingSchedule]:
+    """Heuristic schedules valid for the model: CBF's if rigid; else nos, the variants with l <= the limit,
+    and the order search with the limit (compacting when it stretches), within a tenth of the time left."""
     if rigid:
         return [cbf_schedule(instance)]
     out = [list_schedule(instance).schedule(instance)]
     for limit, compact in VARIANTS.values():
         if 1 < limit <= stretch_limit:
             out.append(list_schedule(instance, stretch_limit=limit, compact=compact).schedule(instance))
-    if stretch_limit not in {limit for limit, _ in VARIANTS.values()}:
-        out.append(list_schedule(instance, stretch_limit=stretch_limit).schedule(instance))
+    search = SearchOptions(stretch_limit=stretch_limit, compact=stretch_limit > 1, iterations=HINT_SEARCH_MOVES)
+    _, found, _ = search_order(instance, search, seed=0, deadline=deadline.share(0.1))
+    out.append(found.schedule(instance))
     return out
 
 
@@ -85,14 +90,19 @@ def _build(instance: EvolvingInstance, grid: Grid, stretch_limit: float, rigid: 
     for i, (app, ds) in enumerate(zip(instance.applications, grid.durations, strict=True)):
         stages = [(sum(ds), app.peak)] if rigid else list(zip(ds, app.nodes, strict=True))
         s_i, l_i = [], []
+        total = sum(d for d, _ in stages)
+        before = 0  # the requested time of the stages before k: stage k starts no earlier, ends no later
         for k, (d, n) in enumerate(stages):
-            s = model.new_int_var(0, horizon - d, f"s_{i}_{k}")
+            after = total - before - d
+            s = model.new_int_var(before, horizon - after - d, f"s_{i}_{k}")
             if 0 < k < len(stages) - 1 and stretch_limit > 1:
-                length = model.new_int_var(d, max(d, grid.max_stretch(d, stretch_limit, horizon)), f"D_{i}_{k}")
+                longest_stretch = min(grid.max_stretch(d, stretch_limit, horizon), horizon - total + d)
+                length = model.new_int_var(d, max(d, longest_stretch), f"D_{i}_{k}")
                 waste.append(n * (length - d))
             else:
                 length = d
-            e = model.new_int_var(d, horizon, f"e_{i}_{k}")
+            e = model.new_int_var(before + d, horizon - after, f"e_{i}_{k}")
+            before += d
             intervals.append(model.new_interval_var(s, length, e, f"stage_{i}_{k}"))
             demands.append(n)
             if s_i:
@@ -112,6 +122,8 @@ def _hint(m: _Model, grid: Grid, hint: EvolvingSchedule, instance: EvolvingInsta
         durations = [sum(sa.durations)] if rigid else sa.durations
         for k, d in enumerate(durations):
             m.model.add_hint(m.starts[i][k], t)
+            if not isinstance(m.lengths[i][k], int):
+                m.model.add_hint(m.lengths[i][k], grid.units(d))
             t += grid.units(d)
 
 
@@ -151,10 +163,9 @@ def solve_cpsat(instance: EvolvingInstance, *, time_limit, seed, verbose, option
     deadline = Deadline(time_limit)
     grid = time_grid(instance, "cpsat")
     limit, rigid = options.stretch_limit, options.rigid
-    hints = _hints(instance, limit, rigid)
-    horizon = grid.units(makespan(instance, hints[0]))
-    usable = [h for h in hints if grid.on_grid(h)]
-    best_hint = min(usable, key=lambda h: makespan(instance, h))
+    usable = [h for h in _hints(instance, limit, rigid, deadline) if grid.on_grid(h)]
+    best_hint = min(usable, key=lambda h: makespan(instance, h))  # nos and CBF are always on the grid
+    horizon = grid.units(makespan(instance, best_hint))
     m = _build(instance, grid, limit, rigid, horizon)
     _hint(m, grid, best_hint, instance, rigid)
     m.model.minimize(m.makespan)
