@@ -1,7 +1,8 @@
 """The resource EP of a schedule, each application's stages in its own colour (``coschedopt plot``).
 
 At every instant the applications' node counts are stacked (the paper's resource EP:
-the occupation of the cluster); the part of an application's band that is reserved but
+the occupation of the cluster), those started earlier lower, so that a band moves only
+when one below it ends; the part of an application's band that is reserved but
 not computing is hatched: the tail of a stretched stage (it holds its nodes while it
 waits for the next stage's), or, in a rigid (CBF) schedule, the difference between
 the peak it reserves and the stage it runs.  The dashed line is the cluster size.
@@ -13,7 +14,7 @@ from typing import Any
 
 
 def _bands(instance: Any, schedule: Any) -> list[tuple[str, list[tuple[float, float, int, int]]]]:
-    """Per application (instance order): (from, to, reserved, used) pieces of its run."""
+    """Per application, in the order they start (ties: instance order): (from, to, reserved, used) pieces."""
     out = []
     by_name = schedule.by_name()
     for app in instance.applications:
@@ -27,7 +28,7 @@ def _bands(instance: Any, schedule: Any) -> list[tuple[str, list[tuple[float, fl
                 pieces.append((t + d_req, t + d, held, 0))
             t += d
         out.append((app.name, pieces))
-    return out
+    return sorted(out, key=lambda band: band[1][0][0])
 
 
 def draw_resource_profile(instance: Any, schedule: Any, ax: Any) -> None:
@@ -37,15 +38,16 @@ def draw_resource_profile(instance: Any, schedule: Any, ax: Any) -> None:
     from matplotlib.patches import Patch, Rectangle
 
     bands = _bands(instance, schedule)
+    colour_of = {a.name: i for i, a in enumerate(instance.applications)}
     cmap = matplotlib.colormaps["tab20"]
     times = sorted({t for _, pieces in bands for a, b, _, _ in pieces for t in (a, b)})
     solid, hollow, solid_colours, hollow_colours = [], [], [], []
     for a, b in zip(times, times[1:], strict=False):
         y = 0
-        for idx, (_, pieces) in enumerate(bands):
+        for name, pieces in bands:
             for s, e, held, used in pieces:
                 if s <= a and b <= e:
-                    colour = cmap(idx % 20)
+                    colour = cmap(colour_of[name] % 20)
                     if used:
                         solid.append(Rectangle((a, y), b - a, used))
                         solid_colours.append(colour)
@@ -64,7 +66,7 @@ def draw_resource_profile(instance: Any, schedule: Any, ax: Any) -> None:
     ax.set_ylim(0, instance.nodes * 1.05)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("nodes")
-    handles = [Patch(color=cmap(i % 20), label=name) for i, (name, _) in enumerate(bands)]
+    handles = [Patch(color=cmap(i % 20), label=a.name) for i, a in enumerate(instance.applications)]
     handles.append(Patch(facecolor="white", edgecolor="0.3", hatch="////", label="held, not computing"))
     if len(handles) <= 25:
         ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
