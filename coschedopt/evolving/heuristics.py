@@ -52,16 +52,21 @@ class ListOptions(NodeIdOptions):
 
 
 @dataclass(frozen=True)
-class FitOptions(ListOptions):
-    """Options of ``fit``: Algorithm 2 with base fit (Algorithm 3) and optional compacting."""
+class StretchOptions(NodeIdOptions):
+    """The stretch limit and compacting of base fit."""
 
     stretch_limit: float = option(1.0, "l: a middle stage may last up to l times its duration (1: none; inf)", min=1.0)
     compact: bool = option(False, "compacting post-processing (+c): same completion, stages placed right to left")
 
 
 @dataclass(frozen=True)
-class SearchOptions(FitOptions):
-    """Options of ``order-search``."""
+class FitOptions(StretchOptions, ListOptions):
+    """Options of ``fit``: Algorithm 2 in a list order with base fit (Algorithm 3) and optional compacting."""
+
+
+@dataclass(frozen=True)
+class SearchOptions(StretchOptions):
+    """Options of ``order-search`` (it starts from the best of every list order of ``ORDERS``)."""
 
     iterations: int = option(300, "moves tried by the local search over list orders", min=0)
 

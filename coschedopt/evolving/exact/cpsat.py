@@ -10,10 +10,12 @@ Per application i and stage k an interval [s_ik, s_ik + D_ik) with demand n_ik:
     C >= s_ik + D_ik                     minimise C
 
 then, C fixed at its optimum, the least waste sum_ik n_ik (D_ik - d_ik) (option
-``least_waste``).  Time is in units of the durations' gcd (:mod:`.grid`); the horizon is
-the makespan of the no-stretch greedy (``nos``), which every stretch limit allows; C is
-bounded below by max(ceil(used area / nodes), the longest application).  The best
-heuristic schedule of that stretch limit on the grid is the hint.
+``least_waste``).  Time is in units of the durations' gcd (:mod:`.grid`).  The hint is the
+best heuristic schedule valid for the limit (``nos``, the paper's variants with l no
+larger, the order search with l), and its makespan the horizon; C is bounded below by
+max(ceil(used area / nodes), the longest application); each stage starts after the
+requested time of the stages before it and ends before the horizon less that of the
+stages after it.  ``stats`` gives each solve's status and seconds.
 
 Option ``rigid`` solves CBF's model instead (each application one block of its peak
 for its total duration): the best any rigid reservation scheme could do.
@@ -171,7 +173,12 @@ def solve_cpsat(instance: EvolvingInstance, *, time_limit, seed, verbose, option
     m.model.minimize(m.makespan)
     solver = _solver(seed, options.workers, deadline.remaining(), verbose)
     status = solver.solve(m.model)
-    stats: dict[str, Any] = {"unit": grid.unit, "horizon_units": horizon, "phase1": solver.status_name(status)}
+    stats: dict[str, Any] = {
+        "unit": grid.unit,
+        "horizon_units": horizon,
+        "phase1": solver.status_name(status),
+        "phase1_seconds": solver.wall_time,
+    }
     bound = max(makespan_lower_bound(instance), solver.best_objective_bound * grid.unit)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         if status == cp_model.INFEASIBLE or status == cp_model.MODEL_INVALID:
@@ -215,6 +222,7 @@ def _least_waste(
     solver = _solver(seed, options.workers, deadline.remaining(), False)
     status = solver.solve(m.model)
     stats["phase2"] = solver.status_name(status)
+    stats["phase2_seconds"] = solver.wall_time
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         stats["waste_units"] = solver.objective_value
         return _schedule(solver, m, grid, instance, options.rigid)
