@@ -1,0 +1,439 @@
+"""Searching for worst-case ratios between the optima (beyond the thesis): ``coschedopt locality search``.
+
+The thesis leaves C^C/C in [5/4, 2], C^{C+L}/C^L in [5/4, 2] and C^{C+L}/C in [2, 3].  For
+each ratio of :data:`~.ratios.RATIOS`, :func:`search_worst_ratios` looks for the instance
+maximising it, with the exact optima (``cpsat``) inside, in two phases:
+
+1. enumeration: on every platform, every multiset of a few jobs with short times, fewest
+   jobs first (the thesis's tight instance I1 has three unit jobs);
+2. local search: restarts from the best instances of phase 1 or from random ones, then
+   moves on one job's time or size, adding, removing or copying a job, doubling every
+   time or changing the platform, kept when the ratio does not drop (and, rarely, when it
+   does, to leave a plateau).
+
+Ratios are exact fractions of the integer optima; an instance whose two optima are not
+both proven within the per-solve limit is skipped.  Instances keep the theorems'
+hypothesis size_j <= ell; C^C/C, which does not involve clusters, is searched on one
+cluster (k = 1, sizes up to m), and C^{C+L}/C^L on one cluster or more.  The time is shared between tasks run on ``processes`` processes;
+the best record of a ratio wins, ties going to the smaller instance.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..core import InputError, make_rng, write_json
+from ..core.commands import Command, register_command
+from .instance import LocalityInstance, integer_times, is_local_constraint, make_instance
+from .ratios import RATIOS, constraint_ratios
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    """The small instances searched: up to ``max_jobs`` jobs with integer times 1..``max_time``
+    on 2..``max_clusters`` clusters of 2..``max_cluster_size`` ids (one cluster of up to
+    max_clusters * max_cluster_size ids for C^C/C).  The first phase enumerates every job
+    multiset of up to ``enum_jobs`` jobs with times up to ``enum_time`` on each platform."""
+
+    max_jobs: int = 8
+    max_time: int = 8
+    max_clusters: int = 3
+    max_cluster_size: int = 6
+    topology: str = "line"
+    enum_jobs: int = 4
+    enum_time: int = 2
+
+
+@dataclass
+class Record:
+    """One value of one ratio, with its instance and optima."""
+
+    ratio: str
+    value: Fraction
+    instance: LocalityInstance
+    optima: dict[str, float]
+
+    def to_dict(self, command: str = "") -> dict[str, Any]:
+        bound = RATIOS[self.ratio]
+        return {
+            "ratio": self.ratio,
+            "value": str(self.value),
+            "value_float": float(self.value),
+            "optima": self.optima,
+            "thesis": {"lower": str(bound.lower), "upper": str(bound.upper), "source": bound.source},
+            "found_by": command,
+            "instance": self.instance.to_dict(),
+        }
+
+
+def _size_key(inst: LocalityInstance) -> tuple:
+    return (inst.n, inst.processors, float(inst.times.sum()))
+
+
+def _canonical(inst: LocalityInstance) -> tuple:
+    return (inst.processors, inst.clusters, inst.topology, tuple(sorted((j.time, j.size) for j in inst.jobs)))
+
+
+class _Elites:
+    """The ``size`` best distinct records of one ratio (largest value, then smallest instance)."""
+
+    def __init__(self, size: int = 4) -> None:
+        self.size = size
+        self.records: list[Record] = []
+
+    def offer(self, rec: Record) -> bool:
+        """Keep ``rec`` if it is among the best; True if it is the new best."""
+        key = _canonical(rec.instance)
+        if any(_canonical(r.instance) == key for r in self.records):
+            return False
+        self.records.append(rec)
+        self.records.sort(key=lambda r: (-r.value, _size_key(r.instance)))
+        del self.records[self.size :]
+        return self.records[0] is rec
+
+    @property
+    def best(self) -> Record | None:
+        return self.records[0] if self.records else None
+
+
+class _Evaluator:
+    """Exact optima of instances, cached by canonical form and constraint; counts the instances solved."""
+
+    def __init__(self, solve_limit: float) -> None:
+        self.solve_limit = solve_limit
+        self.cache: dict[tuple, dict[str, float | None]] = {}
+        self.count = 0
+
+    def ratio(self, inst: LocalityInstance, name: str) -> Record | None:
+        """The record of ratio ``name`` on ``inst``, or None if an optimum was not proven in time."""
+        b = RATIOS[name]
+        key = _canonical(inst)
+        known = self.cache.setdefault(key, {})
+        todo = tuple(c for c in (b.denominator, b.numerator) if c not in known)
+        if todo:
+            self.count += 1
+            opt = constraint_ratios(inst, constraints=todo, time_limit=self.solve_limit, presolve=False)
+            for c in todo:
+                known[c] = opt.ticks(c) if opt.proven(c) else None
+        num, den = known[b.numerator], known[b.denominator]
+        if num is None or den is None:
+            return None
+        unit = integer_times(inst)[1]
+        return Record(name, Fraction(int(num), int(den)), inst, {b.numerator: num * unit, b.denominator: den * unit})
+
+
+def _min_clusters(ratio: str) -> int:
+    """2 when locality is on one side of the ratio only; 1 (one cluster allowed) when it is on
+    neither (C^C/C: clusters play no part) or on both (C^{C+L}/C^L: one cluster is Corollary 1's
+    reading of Bladek et al.'s instance)."""
+    b = RATIOS[ratio]
+    return 2 if is_local_constraint(b.numerator) != is_local_constraint(b.denominator) else 1
+
+
+def _platform(rng: np.random.Generator, space: SearchSpace, ratio: str) -> tuple[int, int]:
+    """(m, k) for a ratio: k clusters of ell ids; C^C/C uses one cluster of 4..max ids
+    (contiguity costs nothing on fewer than 4 processors [Bladek et al.])."""
+    b = RATIOS[ratio]
+    if not is_local_constraint(b.numerator):
+        return int(rng.integers(4, space.max_clusters * space.max_cluster_size + 1)), 1
+    k = int(rng.integers(_min_clusters(ratio), space.max_clusters + 1))
+    ell = int(rng.integers(2, space.max_cluster_size + 1))
+    return k * ell, k
+
+
+def _random_instance(rng: np.random.Generator, space: SearchSpace, ratio: str) -> LocalityInstance:
+    """Times up to a cap drawn in 1..max_time (so that unit and near-unit times, where the extreme
+    ratios of the thesis live, are common), sizes up to ell; without locality (C^C/C), at least
+    half of max_jobs jobs of sizes below m (contiguity only costs something with many jobs, and a
+    job on every processor is contiguous anyway)."""
+    m, k = _platform(rng, space, ratio)
+    flat = not is_local_constraint(RATIOS[ratio].numerator)
+    n = int(rng.integers(max(2, space.max_jobs // 2) if flat else 2, space.max_jobs + 1))
+    cap = int(rng.integers(1, space.max_time + 1))
+    top = m - 1 if flat else m // k
+    jobs = [(int(rng.integers(1, cap + 1)), int(rng.integers(1, top + 1))) for _ in range(n)]
+    return make_instance(jobs, m, k, topology=space.topology)
+
+
+def _neighbour(rng: np.random.Generator, inst: LocalityInstance, space: SearchSpace, ratio: str) -> LocalityInstance:
+    """One random move: a job's time or size, add / remove / copy a job, or a new platform."""
+    jobs = [(int(t), int(s)) for t, s in zip(inst.times, inst.sizes, strict=True)]
+    m, k = inst.processors, inst.clusters
+    move = int(rng.integers(0, 8))
+    j = int(rng.integers(0, len(jobs)))
+    if move <= 1:  # time up or down by one, or anywhere
+        t = jobs[j][0] + int(rng.choice([-1, 1])) if move == 0 else int(rng.integers(1, space.max_time + 1))
+        jobs[j] = (min(max(t, 1), space.max_time), jobs[j][1])
+    elif move <= 3:  # size up or down by one, or anywhere
+        s = jobs[j][1] + int(rng.choice([-1, 1])) if move == 2 else int(rng.integers(1, m // k + 1))
+        jobs[j] = (jobs[j][0], min(max(s, 1), m // k))
+    elif move == 4 and len(jobs) < space.max_jobs:
+        jobs.append((int(rng.integers(1, space.max_time + 1)), int(rng.integers(1, m // k + 1))))
+    elif move == 5 and len(jobs) > 2:
+        jobs.pop(j)
+    elif move == 6 and len(jobs) < space.max_jobs:
+        jobs.append(jobs[j])
+    elif move == 7 and max(t for t, _ in jobs) * 2 <= space.max_time:  # every time doubled: finer moves after
+        jobs = [(2 * t, s) for t, s in jobs]
+    else:
+        m, k = _platform(rng, space, ratio)
+        jobs = [(t, min(s, m // k)) for t, s in jobs]
+    return make_instance(jobs, m, k, topology=space.topology)
+
+
+def enumerate_instances(
+    processors: int, clusters: int, max_jobs: int, max_time: int, topology: str = "line"
+) -> Iterator[LocalityInstance]:
+    """Every multiset of 2..max_jobs jobs with times 1..max_time and sizes 1..ell, fewest jobs first."""
+    ell = processors // clusters
+    types = [(t, s) for t in range(1, max_time + 1) for s in range(1, ell + 1)]
+    for n in range(2, max_jobs + 1):
+        for jobs in itertools.combinations_with_replacement(types, n):
+            yield make_instance(list(jobs), processors, clusters, topology=topology)
+
+
+def _enumerate_task(args: tuple) -> tuple[dict[str, list[Record]], int]:
+    """Phase 1 on one platform: the ratios of every small job multiset until the time is up."""
+    (m, k), ratios, seconds, space, solve_limit = args
+    evaluate = _Evaluator(solve_limit)
+    elites = {r: _Elites() for r in ratios}
+    start = time.perf_counter()
+    for inst in enumerate_instances(m, k, space.enum_jobs, space.enum_time, space.topology):
+        if time.perf_counter() - start >= seconds:
+            break
+        for r in ratios:
+            rec = evaluate.ratio(inst, r)
+            if rec is not None:
+                elites[r].offer(rec)
+    return {r: e.records for r, e in elites.items()}, evaluate.count
+
+
+def _local_task(args: tuple) -> tuple[str, list[Record], int]:
+    """Phase 2 on one ratio: restarts (from the elites or at random) and local moves until the time is up."""
+    ratio, seconds, seed, space, solve_limit, starts, patience = args
+    rng = make_rng(seed)
+    evaluate = _Evaluator(solve_limit)
+    elites = _Elites()
+    for rec in starts:
+        elites.offer(rec)
+    known = elites.best.value if elites.best else Fraction(0)
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        promising = [r for r in elites.records if r.value > 1]  # a ratio of 1 is no better than a random start
+        if promising and rng.random() < 0.6:
+            current = promising[int(rng.integers(0, len(promising)))]
+        else:
+            current = evaluate.ratio(_random_instance(rng, space, ratio), ratio)
+            if current is None:
+                continue
+        stale = 0
+        while stale < patience and time.perf_counter() - start < seconds:
+            cand = evaluate.ratio(_neighbour(rng, current.instance, space, ratio), ratio)
+            if cand is None:
+                stale += 1
+                continue
+            if elites.offer(cand) and cand.value > known:
+                known = cand.value
+                i = cand.instance
+                print(
+                    f"  {ratio}: {cand.value} = {float(cand.value):.4f} (n = {i.n}, m = {i.processors}, k = {i.clusters}, "
+                    f"seed {seed})",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            if (
+                cand.value > current.value
+                or (cand.value == current.value and rng.random() < 0.5)
+                or rng.random() < 0.02
+            ):
+                stale = 0 if cand.value > current.value else stale + 1
+                current = cand
+            else:
+                stale += 1
+    return ratio, elites.records, evaluate.count
+
+
+@dataclass
+class SearchResult:
+    """The record of each ratio, the instances solved for it, and the wall time."""
+
+    records: dict[str, Record]
+    evaluations: int
+    seconds: float
+
+    def table(self) -> str:
+        """The records beside the thesis's bounds, as a Markdown table."""
+        lines = [
+            "| ratio | thesis bounds on the worst case | largest found | n | m | k | source |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for name, b in RATIOS.items():
+            rec = self.records.get(name)
+            found = "–" if rec is None else f"{rec.value} = {float(rec.value):.4f}"
+            size = ("–",) * 3 if rec is None else (rec.instance.n, rec.instance.processors, rec.instance.clusters)
+            lines.append(
+                f"| {name} | [{b.lower}, {b.upper}] | {found} | {size[0]} | {size[1]} | {size[2]} | {b.source} |"
+            )
+        return "\n".join(lines)
+
+
+def _platforms(ratios: tuple[str, ...], space: SearchSpace) -> list[tuple[tuple[int, int], tuple[str, ...]]]:
+    """The enumeration's platforms (2..max_clusters clusters of 2..max_cluster_size ids) and the ratios
+    evaluated there: those with locality on one side only, where tiny instances such as I1 are extreme."""
+    chosen = tuple(r for r in ratios if _min_clusters(r) == 2)
+    if not chosen:
+        return []
+    return [
+        ((k * ell, k), chosen) for k in range(2, space.max_clusters + 1) for ell in range(2, space.max_cluster_size + 1)
+    ]
+
+
+def search_worst_ratios(
+    ratios: tuple[str, ...] = tuple(RATIOS),
+    *,
+    seconds: float = 60.0,
+    seed: int = 0,
+    processes: int = 1,
+    space: SearchSpace | None = None,
+    solve_limit: float = 2.0,
+    enumerate_share: float = 0.3,
+    chunk_seconds: float = 30.0,
+    patience: int = 60,
+) -> SearchResult:
+    """Search each ratio for about ``seconds`` of wall time in all, on ``processes`` processes.
+
+    Phase 1 (``enumerate_share`` of the time) enumerates the smallest instances of every
+    clustered platform for the ratios with locality on one side; phase 2 shares the rest
+    equally between the ratios, in chunks of about
+    ``chunk_seconds`` with seeds derived from ``seed``, each restarting from the best
+    instances of phase 1 or at random.  Deterministic for a given seed only up to what
+    the time limits let each chunk reach.
+    """
+    for r in ratios:
+        if r not in RATIOS:
+            raise InputError(f"unknown ratio {r!r}; one of {', '.join(RATIOS)}", where="ratios")
+    if not seconds > 0 or processes < 1:
+        raise InputError(f"seconds must be > 0 and processes >= 1, got {seconds!r}, {processes!r}", where="seconds")
+    space = space or SearchSpace()
+    budget = seconds * processes
+    start = time.perf_counter()
+    platforms = _platforms(ratios, space)
+    share = enumerate_share if platforms else 0.0
+    phase1 = [(p, rs, share * budget / len(platforms), space, solve_limit) for p, rs in platforms]
+    elites = {r: _Elites() for r in ratios}
+    evaluations = 0
+    for found, count in _map(_enumerate_task, phase1, processes):
+        evaluations += count
+        for r, recs in found.items():
+            for rec in recs:
+                elites[r].offer(rec)
+    for r in ratios:
+        if elites[r].best is not None:
+            b = elites[r].best
+            print(
+                f"  {r}: {b.value} after the enumeration (n = {b.instance.n}, m = {b.instance.processors})",
+                file=sys.stderr,
+            )
+    per_ratio = (1 - share) * budget / len(ratios)
+    chunks = max(1, math.ceil(per_ratio / chunk_seconds))
+    phase2 = [
+        (r, per_ratio / chunks, seed * 1000 + i, space, solve_limit, list(elites[r].records), patience)
+        for i in range(chunks)
+        for r in ratios
+    ]
+    for r, recs, count in _map(_local_task, phase2, processes):
+        evaluations += count
+        for rec in recs:
+            elites[r].offer(rec)
+    records = {r: e.best for r, e in elites.items() if e.best is not None}
+    return SearchResult(records, evaluations, time.perf_counter() - start)
+
+
+def _map(func: Any, tasks: list, processes: int) -> list:
+    if processes == 1 or len(tasks) == 1:
+        return [func(t) for t in tasks]
+    with ProcessPoolExecutor(max_workers=processes) as pool:
+        return list(pool.map(func, tasks))
+
+
+# --------------------------------------------------------------------------- command
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seconds", type=float, default=60.0, help="wall-clock budget (default 60)")
+    parser.add_argument("--processes", type=int, default=1, help="processes searching at once (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--ratio", action="append", choices=list(RATIOS), help="a ratio to search (default: all)")
+    parser.add_argument("--max-jobs", type=int, default=8, help="jobs per instance (default 8)")
+    parser.add_argument("--max-time", type=int, default=8, help="largest job time (default 8)")
+    parser.add_argument("--max-clusters", type=int, default=3, help="clusters (default at most 3)")
+    parser.add_argument("--max-cluster-size", type=int, default=6, help="ids per cluster (default at most 6)")
+    parser.add_argument("--topology", choices=["line", "ring"], default="line")
+    parser.add_argument("--solve-limit", type=float, default=2.0, help="seconds per exact solve (default 2)")
+    parser.add_argument("--save", default=None, help="write each record as <ratio>.json into this folder")
+
+
+def record_slug(ratio: str) -> str:
+    """A file name for a ratio: ``C^{C+L}/C^L`` -> ``CCL-over-CL``."""
+    num, den = (part.replace("^", "").replace("{", "").replace("}", "").replace("+", "") for part in ratio.split("/"))
+    return f"{num}-over-{den}"
+
+
+def _command_line(args: argparse.Namespace) -> str:
+    """The command that reproduces a search (its options as given or defaulted)."""
+    parts = [f"coschedopt locality search --seconds {args.seconds:g} --processes {args.processes} --seed {args.seed}"]
+    parts += [f"--ratio '{r}'" for r in args.ratio or []]
+    parts.append(
+        f"--max-jobs {args.max_jobs} --max-time {args.max_time} --max-clusters {args.max_clusters} "
+        f"--max-cluster-size {args.max_cluster_size} --topology {args.topology} --solve-limit {args.solve_limit:g}"
+    )
+    return " ".join(parts)
+
+
+def _run(args: argparse.Namespace) -> int:
+    for name in ("max_jobs", "max_time", "max_clusters", "max_cluster_size"):
+        if getattr(args, name) < (2 if name != "max_time" else 1):
+            raise InputError(
+                f"must be at least 2 (1 for --max-time), got {getattr(args, name)}", where=f"--{name.replace('_', '-')}"
+            )
+    space = SearchSpace(args.max_jobs, args.max_time, args.max_clusters, args.max_cluster_size, args.topology)
+    ratios = tuple(args.ratio) if args.ratio else tuple(RATIOS)
+    print(f"searching {len(ratios)} ratio(s) for {args.seconds:g} s on {args.processes} process(es)", file=sys.stderr)
+    result = search_worst_ratios(
+        ratios,
+        seconds=args.seconds,
+        seed=args.seed,
+        processes=args.processes,
+        space=space,
+        solve_limit=args.solve_limit,
+    )
+    print(result.table())
+    print(f"\n{result.evaluations} instances solved exactly in {result.seconds:.0f} s", file=sys.stderr)
+    if args.save:
+        for name, rec in result.records.items():
+            write_json(Path(args.save) / f"{record_slug(name)}.json", rec.to_dict(_command_line(args)))
+        print(f"wrote {len(result.records)} record(s) to {args.save}", file=sys.stderr)
+    return 0
+
+
+register_command(
+    Command(
+        "locality",
+        "search",
+        "search small instances for the worst ratios between the optima (C^C/C, C^L/C, ...), exact optima inside",
+        _arguments,
+        _run,
+    )
+)
