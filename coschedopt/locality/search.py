@@ -74,7 +74,7 @@ class Record:
             "optima": self.optima,
             "thesis": {"lower": str(bound.lower), "upper": str(bound.upper), "source": bound.source},
             "found_by": command,
-            "instance": self.instance.to_dict(),
+            "instance": {**self.instance.to_dict(), "name": f"record-{record_slug(self.ratio)}"},
         }
 
 
