@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import Deadline, MethodOptions, Result, Status, available_cores, method, option
-from .instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint
+from .instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint, lower_bound_ticks
 from .list_scheduling import best_list_schedule
 from .placement import range_ids, range_starts, sweep_ids
 from .schedule import LocalitySchedule, makespan
@@ -206,8 +206,7 @@ def solve_cpsat(instance: LocalityInstance, *, time_limit, seed, verbose, option
     ticks, unit = integer_times(instance)
     greedy = best_list_schedule(instance)
     horizon = round(makespan(instance, greedy) / unit)
-    lower = max(int(ticks.max()), math.ceil(int((ticks * instance.sizes).sum()) / instance.processors - 1e-9))
-    lower = max(lower, math.ceil(options.lower_bound / unit - 1e-9))
+    lower = max(lower_bound_ticks(instance), math.ceil(options.lower_bound / unit - 1e-9))
     if horizon <= lower:  # the greedy schedule meets the lower bound
         return Result(Status.OPTIMAL, greedy, lower_bound=horizon * unit, stats={"solver": "none: list = bound"})
     built = build_model(instance, horizon, lower, options.symmetry_breaking)

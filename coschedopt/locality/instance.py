@@ -265,3 +265,10 @@ def integer_times(instance: LocalityInstance) -> tuple[np.ndarray, float]:
         "the exact models need times on a common grid (round them)",
         where=f"jobs[{i}].time",
     )
+
+
+def lower_bound_ticks(instance: LocalityInstance) -> int:
+    """max(p_max, ceil(A/m)) in the ticks of :func:`integer_times`: every optimum is an integer number
+    of ticks (left-shifted schedules start on ticks), so the area bound rounds up."""
+    ticks, _ = integer_times(instance)
+    return max(int(ticks.max()), -(-int((ticks * instance.sizes).sum()) // instance.processors))

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option
-from .instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint
+from .instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint, lower_bound_ticks
 from .list_scheduling import best_list_schedule
 from .placement import range_ids, range_starts, sweep_ids
 from .schedule import LocalitySchedule, makespan
@@ -42,7 +42,11 @@ from .schedule import LocalitySchedule, makespan
 
 @dataclass(frozen=True)
 class MilpOptions(MethodOptions):
-    max_binaries: int = option(200_000, "refuse instances whose model has more binaries than this", min=1)
+    max_binaries: int = option(
+        50_000,
+        "refuse instances whose model has more binaries than this (building the model is not interruptible)",
+        min=1,
+    )
 
 
 def placements(instance: LocalityInstance, j: int) -> list[dict[int, int]]:
@@ -149,6 +153,11 @@ def solve_milp(instance: LocalityInstance, *, time_limit, seed, verbose, options
             where="jobs",
         )
     model, places = build_model(instance, horizon)
+    simple = lower_bound_ticks(instance)
+    if deadline.expired():
+        return Result(
+            Status.TIME_LIMIT, greedy, lower_bound=simple * unit, message="time limit while building the MILP"
+        )
     solver = SolverFactory("highs")
     opts: dict[str, Any] = {
         "load_solutions": False,
@@ -168,7 +177,6 @@ def solve_milp(instance: LocalityInstance, *, time_limit, seed, verbose, options
         "horizon": horizon * unit,
         "termination": res.termination_condition.name,
     }
-    simple = max(int(ticks.max()), math.ceil(int((ticks * instance.sizes).sum()) / instance.processors - 1e-9))
     bound = res.objective_bound
     lower = max(simple, math.ceil(bound - 1e-6) if bound is not None and math.isfinite(bound) else 0) * unit
     if res.incumbent_objective is None:
