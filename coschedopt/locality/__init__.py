@@ -40,17 +40,25 @@ FAMILY = register_family(
 )
 
 from . import cpsat, generate, list_scheduling, milp, nfdh, search  # noqa: E402,F401  (register the methods, the command)
+from .ratios import RATIOS, ConstraintOptima, constraint_ratios, contiguous_to_local  # noqa: E402
+from .search import SearchSpace, search_worst_ratios  # noqa: E402
 
 __all__ = [
     "CONSTRAINTS",
     "FAMILY",
+    "RATIOS",
     "TOPOLOGIES",
     "Assignment",
+    "ConstraintOptima",
     "Job",
     "LocalityInstance",
     "LocalitySchedule",
+    "SearchSpace",
+    "constraint_ratios",
+    "contiguous_to_local",
     "locality_metrics",
     "make_instance",
     "makespan",
+    "search_worst_ratios",
     "validate_schedule",
 ]

@@ -26,6 +26,11 @@ the solver's hint); when H meets the lower bound, that schedule is returned as o
   variable demands n_jc; with contiguity the allowed starts already span the least number
   of clusters.
 
+Chained bounds (option ``chain``): before a constrained problem, its relaxations are solved
+within a share of the time (``none`` for contiguity or locality; then contiguity and
+locality for both), and their bound C^{C+L} >= max(C^C, C^L) >= C raises the makespan's
+lower bound: an optimum equal to a weaker one is then proven as soon as it is found.
+
 Symmetry breaking: identical jobs (same time and size) start in index order; without
 contiguity across clusters, clusters are interchangeable, so job j uses only clusters
 c < sum_{i <= j} ceil(size_i / ell) (relabel the clusters by the first job using them).
@@ -52,6 +57,7 @@ class CpSatOptions(MethodOptions):
     )
     symmetry_breaking: bool = option(True, "order identical jobs; interchangeable clusters by first use")
     presolve: bool = option(True, "CP-SAT's presolve (off halves the time of tiny models)", advanced=True)
+    chain: bool = option(True, "first solve the weaker constraints for a lower bound (C <= C^C, C^L <= C^{C+L})")
 
 
 @dataclass
@@ -197,16 +203,49 @@ def _hint(built: _Model, instance: LocalityInstance, schedule: LocalitySchedule,
         built.model.add_hint(var, round(a.start / unit))
 
 
-@method("locality", "cpsat", exact=True, options=CpSatOptions)
-def solve_cpsat(instance: LocalityInstance, *, time_limit, seed, verbose, options: CpSatOptions) -> Result:
-    """The optimum under the instance's constraint (CP-SAT: cumulative, NoOverlap2D, clusters)."""
+#: share of the time left given to each relaxation solved for the chained bounds
+RELAXATION_SHARE = {"none": 0.4, "contiguous": 0.3, "local": 0.4}
+
+
+def chained_lower_bound(
+    instance: LocalityInstance, deadline: Deadline, seed: int | None, options: CpSatOptions
+) -> tuple[float, dict[str, float]]:
+    """A lower bound from the weaker constraints: C^C, C^L >= C and C^{C+L} >= max(C^C, C^L).
+
+    Each relaxation is solved by :func:`solve_one` within its share of the time left
+    (:data:`RELAXATION_SHARE`); an unproven one still gives its certified bound.  Returns the
+    bound and the bound of each relaxation.
+    """
+    if instance.constraint == "none":
+        return 0.0, {}
+    bounds: dict[str, float] = {}
+
+    def relax(c: str, lower: float) -> float:
+        res = solve_one(instance.with_constraint(c), deadline.share(RELAXATION_SHARE[c]), seed, False, options, lower)
+        bounds[c] = float(res.lower_bound or 0.0)
+        return bounds[c]
+
+    lower = relax("none", options.lower_bound)
+    if instance.constraint == "contiguous+local":
+        lower = max(relax("contiguous", lower), relax("local", lower))
+    return lower, bounds
+
+
+def solve_one(
+    instance: LocalityInstance,
+    deadline: Deadline,
+    seed: int | None,
+    verbose: bool,
+    options: CpSatOptions,
+    lower_bound: float,
+) -> Result:
+    """One CP-SAT solve of the instance's constraint with makespan >= ``lower_bound`` (no chaining)."""
     from ortools.sat.python import cp_model
 
-    deadline = Deadline(time_limit)
-    ticks, unit = integer_times(instance)
+    _, unit = integer_times(instance)
     greedy = best_list_schedule(instance)
     horizon = round(makespan(instance, greedy) / unit)
-    lower = max(lower_bound_ticks(instance), math.ceil(options.lower_bound / unit - 1e-9))
+    lower = max(lower_bound_ticks(instance), math.ceil(max(lower_bound, options.lower_bound) / unit - 1e-9))
     if horizon <= lower:  # the greedy schedule meets the lower bound
         return Result(Status.OPTIMAL, greedy, lower_bound=horizon * unit, stats={"solver": "none: list = bound"})
     built = build_model(instance, horizon, lower, options.symmetry_breaking)
@@ -216,7 +255,7 @@ def solve_cpsat(instance: LocalityInstance, *, time_limit, seed, verbose, option
     solver.parameters.random_seed = int(seed or 0) % (2**31 - 1)
     solver.parameters.log_search_progress = bool(verbose)
     solver.parameters.cp_model_presolve = options.presolve
-    if time_limit is not None:
+    if deadline.time_limit is not None:
         solver.parameters.max_time_in_seconds = max(1e-3, deadline.remaining())
     status = solver.solve(built.model)
     stats: dict[str, Any] = {
@@ -231,12 +270,8 @@ def solve_cpsat(instance: LocalityInstance, *, time_limit, seed, verbose, option
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         bound = max(bound, float(solver.best_objective_bound) * unit)
     if status == cp_model.OPTIMAL:
-        return Result(
-            Status.OPTIMAL,
-            _decode(instance, built, solver.value),
-            lower_bound=solver.objective_value * unit,
-            stats=stats,
-        )
+        schedule = _decode(instance, built, solver.value)
+        return Result(Status.OPTIMAL, schedule, lower_bound=solver.objective_value * unit, stats=stats)
     if status == cp_model.FEASIBLE:
         schedule = _decode(instance, built, solver.value)
     elif status == cp_model.UNKNOWN:
@@ -244,3 +279,16 @@ def solve_cpsat(instance: LocalityInstance, *, time_limit, seed, verbose, option
     else:
         return Result(Status.ERROR, None, message=f"CP-SAT: {solver.status_name(status)}", stats=stats)
     return Result(Status.TIME_LIMIT, schedule, lower_bound=bound, message="CP-SAT: time limit", stats=stats)
+
+
+@method("locality", "cpsat", exact=True, options=CpSatOptions)
+def solve_cpsat(instance: LocalityInstance, *, time_limit, seed, verbose, options: CpSatOptions) -> Result:
+    """The optimum under the instance's constraint (CP-SAT: cumulative, NoOverlap2D, clusters), chained bounds."""
+    deadline = Deadline(time_limit)
+    lower, relaxations = 0.0, {}
+    if options.chain:
+        lower, relaxations = chained_lower_bound(instance, deadline, seed, options)
+    res = solve_one(instance, deadline, seed, verbose, options, lower)
+    if relaxations:
+        res.stats["relaxation_bounds"] = relaxations
+    return res

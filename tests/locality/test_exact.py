@@ -90,3 +90,18 @@ def test_jobs_larger_than_a_cluster_are_solved_by_both_models(constraint):
     inst = make_instance([(2.0, 5), (1.0, 4), (2.0, 2), (1.0, 3), (1.0, 1)], 9, 3, constraint=constraint)
     a, b = _both(inst)
     assert a == b
+
+
+@settings(max_examples=60, deadline=None)
+@given(locality_instances(max_jobs=6, constraint="contiguous+local"))
+def test_chained_bounds_change_no_optimum(inst):
+    chained = cs.solve(inst, "cpsat", workers=1)
+    plain = cs.solve(inst, "cpsat", workers=1, chain=False)
+    assert chained.objective == plain.objective and chained.status is plain.status is cs.Status.OPTIMAL
+
+
+def test_the_relaxations_bound_a_constrained_problem():
+    # I1 with both constraints: no constraint gives 1, locality gives 2, so the optimum 2 is proven by the bound
+    res = cs.solve(tight_instance("I1", 4, constraint="contiguous+local"), "cpsat", workers=1)
+    assert res.status is cs.Status.OPTIMAL and res.objective == 2.0
+    assert res.stats["relaxation_bounds"] == {"none": 1.0, "contiguous": 1.0, "local": 2.0}
