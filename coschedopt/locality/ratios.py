@@ -2,7 +2,9 @@
 
 C, C^C, C^L and C^{C+L} are the optimal makespans with no constraint, contiguity, locality
 and both.  :data:`RATIOS` lists each ratio with the thesis's bounds on its worst case
-(the maximum over all instances); Theorems 2-5 and Corollary 1 assume size_j <= ell.
+(the maximum over all instances); Theorems 2-5 and Corollary 1 assume size_j <= ell.  The upper
+bound of Theorem 2 is marked unproven: its proof uses Remy's RCS bound as quoted, which is
+false (:mod:`.list_scheduling`); what the corrected bound gives is C^L <= 2A/m + p_max <= 3C.
 :func:`constraint_ratios` solves the four problems exactly, chaining the bounds
 C^{C+L} >= max(C^C, C^L) >= C into the solver; :func:`contiguous_to_local` is the
 construction proving Theorem 3.
@@ -29,6 +31,8 @@ class RatioBound:
     lower: Fraction
     upper: Fraction
     source: str
+    #: whether the upper bound is proven (Theorem 2's proof leans on an RCS bound that is false as quoted)
+    proven: bool = True
 
 
 #: the ratios of section 4.4, with [lower, upper] bounds on their worst case
@@ -36,7 +40,7 @@ RATIOS: dict[str, RatioBound] = {
     r.name: r
     for r in (
         RatioBound("C^C/C", "contiguous", "none", Fraction(5, 4), Fraction(2), "Theorem 1 (Bladek et al.)"),
-        RatioBound("C^L/C", "local", "none", Fraction(2), Fraction(2), "Theorem 2 (tight, instance I1)"),
+        RatioBound("C^L/C", "local", "none", Fraction(2), Fraction(2), "Theorem 2 (tight, instance I1)", proven=False),
         RatioBound("C^{C+L}/C^C", "contiguous+local", "contiguous", Fraction(2), Fraction(2), "Theorem 3 (tight, I1)"),
         RatioBound("C^{C+L}/C^L", "contiguous+local", "local", Fraction(5, 4), Fraction(2), "Corollary 1"),
         RatioBound("C^{C+L}/C", "contiguous+local", "none", Fraction(2), Fraction(3), "Theorem 5"),

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import sys
 import time
 from collections.abc import Iterator
@@ -312,17 +311,19 @@ def search_worst_ratios(
     space: SearchSpace | None = None,
     solve_limit: float = 2.0,
     enumerate_share: float = 0.3,
-    chunk_seconds: float = 30.0,
+    chunk_seconds: float = 20.0,
     patience: int = 60,
 ) -> SearchResult:
     """Search each ratio for about ``seconds`` of wall time in all, on ``processes`` processes.
 
     Phase 1 (``enumerate_share`` of the time) enumerates the smallest instances of every
-    clustered platform for the ratios with locality on one side; phase 2 shares the rest
-    equally between the ratios, in chunks of about
-    ``chunk_seconds`` with seeds derived from ``seed``, each restarting from the best
-    instances of phase 1 or at random.  Deterministic for a given seed only up to what
-    the time limits let each chunk reach.
+    clustered platform for the ratios with locality on one side.  Phase 2 runs in rounds:
+    each round gives every open ratio ``processes`` tasks of ``chunk_seconds`` (seeds derived
+    from ``seed``), restarting from the best instances found so far (by any earlier task) or
+    at random.  A ratio whose record reaches its proven upper bound is closed.  At the end,
+    each record instance is evaluated for every other ratio too (an instance on one cluster
+    gives C^C/C and C^{C+L}/C^L alike).  Deterministic for a given seed only up to what the
+    time limits let each task reach.
     """
     for r in ratios:
         if r not in RATIOS:
@@ -330,38 +331,72 @@ def search_worst_ratios(
     if not seconds > 0 or processes < 1:
         raise InputError(f"seconds must be > 0 and processes >= 1, got {seconds!r}, {processes!r}", where="seconds")
     space = space or SearchSpace()
-    budget = seconds * processes
-    start = time.perf_counter()
+    budget, start = seconds * processes, time.perf_counter()
+    elites = {r: _Elites() for r in ratios}
     platforms = _platforms(ratios, space)
     share = enumerate_share if platforms else 0.0
     phase1 = [(p, rs, share * budget / len(platforms), space, solve_limit) for p, rs in platforms]
-    elites = {r: _Elites() for r in ratios}
     evaluations = 0
     for found, count in _map(_enumerate_task, phase1, processes):
         evaluations += count
         for r, recs in found.items():
             for rec in recs:
                 elites[r].offer(rec)
-    for r in ratios:
-        if elites[r].best is not None:
-            b = elites[r].best
-            print(
-                f"  {r}: {b.value} after the enumeration (n = {b.instance.n}, m = {b.instance.processors})",
-                file=sys.stderr,
+    _log_best(elites, "after the enumeration")
+    deadline = start + seconds
+    round_no = 0
+    while True:
+        open_ratios = [r for r in ratios if not _closed(elites[r].best)]
+        task_seconds = min(chunk_seconds, (deadline - time.perf_counter()) / max(1, len(open_ratios)))
+        if not open_ratios or task_seconds < 1.0:
+            break
+        tasks = [
+            (
+                r,
+                task_seconds,
+                seed * 100_000 + round_no * 100 + i,
+                space,
+                solve_limit,
+                list(elites[r].records),
+                patience,
             )
-    per_ratio = (1 - share) * budget / len(ratios)
-    chunks = max(1, math.ceil(per_ratio / chunk_seconds))
-    phase2 = [
-        (r, per_ratio / chunks, seed * 1000 + i, space, solve_limit, list(elites[r].records), patience)
-        for i in range(chunks)
-        for r in ratios
-    ]
-    for r, recs, count in _map(_local_task, phase2, processes):
-        evaluations += count
-        for rec in recs:
-            elites[r].offer(rec)
+            for r in open_ratios
+            for i in range(processes)
+        ]
+        for r, recs, count in _map(_local_task, tasks, processes):
+            evaluations += count
+            for rec in recs:
+                elites[r].offer(rec)
+        round_no += 1
+    evaluations += _cross_offer(elites, solve_limit)
     records = {r: e.best for r, e in elites.items() if e.best is not None}
     return SearchResult(records, evaluations, time.perf_counter() - start)
+
+
+def _closed(best: Record | None) -> bool:
+    """Whether a record meets its ratio's proven upper bound (nothing larger exists)."""
+    return best is not None and RATIOS[best.ratio].proven and best.value >= RATIOS[best.ratio].upper
+
+
+def _cross_offer(elites: dict[str, _Elites], solve_limit: float) -> int:
+    """Offer every record instance to every searched ratio; returns the instances solved."""
+    evaluate = _Evaluator(solve_limit)
+    for rec in [r for e in elites.values() for r in e.records]:
+        for name, e in elites.items():
+            inst = rec.instance
+            if name == "C^C/C" and inst.clusters > 1:  # C and C^C do not depend on the clusters
+                inst = make_instance([(j.time, j.size) for j in inst.jobs], inst.processors, 1, topology=inst.topology)
+            got = evaluate.ratio(inst, name)
+            if got is not None:
+                e.offer(got)
+    return evaluate.count
+
+
+def _log_best(elites: dict[str, _Elites], when: str) -> None:
+    for r, e in elites.items():
+        if e.best is not None:
+            i = e.best.instance
+            print(f"  {r}: {e.best.value} {when} (n = {i.n}, m = {i.processors}, k = {i.clusters})", file=sys.stderr)
 
 
 def _map(func: Any, tasks: list, processes: int) -> list:

@@ -105,3 +105,14 @@ def test_the_relaxations_bound_a_constrained_problem():
     res = cs.solve(tight_instance("I1", 4, constraint="contiguous+local"), "cpsat", workers=1)
     assert res.status is cs.Status.OPTIMAL and res.objective == 2.0
     assert res.stats["relaxation_bounds"] == {"none": 1.0, "contiguous": 1.0, "local": 2.0}
+
+
+#: a job set where contiguity costs 10/9 on a line (found by a random draw), but nothing on a ring
+GAP_JOBS = [(4.0, 3), (2.0, 2), (3.0, 1), (2.0, 1), (3.0, 3), (3.0, 2), (4.0, 1), (4.0, 3)]
+
+
+@pytest.mark.parametrize(("topology", "contiguous"), [("line", 10.0), ("ring", 9.0)])
+def test_both_models_see_the_same_contiguity_gap(topology, contiguous):
+    free = make_instance(GAP_JOBS, 6, 1, topology=topology)
+    assert _both(free) == (9.0, 9.0)
+    assert _both(free.with_constraint("contiguous")) == (contiguous, contiguous)

@@ -4,6 +4,7 @@ the search space, and the command writes records that reproduce."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -84,3 +85,19 @@ def test_bad_search_arguments_are_refused(capsys):
         search_worst_ratios(seconds=0)
     assert main(["locality", "search", "--max-jobs", "1"]) == 2
     assert "--max-jobs: must be at least 2" in capsys.readouterr().err
+
+
+def test_records_on_one_cluster_count_for_both_contiguity_ratios():
+    from coschedopt.locality import make_instance
+    from coschedopt.locality.search import _cross_offer, _Elites, _Evaluator
+
+    inst = make_instance([(4, 3), (2, 2), (3, 1), (2, 1), (3, 3), (3, 2), (4, 1), (4, 3)], 6, 1)  # C = 9, C^C = 10
+    elites = {"C^C/C": _Elites(), "C^{C+L}/C^L": _Elites()}
+    elites["C^{C+L}/C^L"].offer(_Evaluator(2.0).ratio(inst, "C^{C+L}/C^L"))
+    _cross_offer(elites, 2.0)
+    assert elites["C^C/C"].best.value == elites["C^{C+L}/C^L"].best.value == Fraction(10, 9)
+
+
+def test_a_ratio_at_its_proven_bound_is_closed_and_the_search_stops():
+    result = search_worst_ratios(("C^{C+L}/C^C",), seconds=30, space=TINY, enumerate_share=0.1)
+    assert result.records["C^{C+L}/C^C"].value == 2 and result.seconds < 25
