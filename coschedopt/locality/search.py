@@ -241,7 +241,9 @@ def _local_task(args: tuple) -> tuple[str, list[Record], int]:
             if current is None:
                 continue
         stale = 0
-        while stale < patience and time.perf_counter() - start < seconds:
+        # on the plateau of ratio 1 a neighbour is no likelier to improve than a fresh draw: restart sooner
+        limit = patience if current.value > 1 else max(1, patience // 6)
+        while stale < limit and time.perf_counter() - start < seconds:
             cand = evaluate.ratio(_neighbour(rng, current.instance, space, ratio), ratio)
             if cand is None:
                 stale += 1
@@ -310,7 +312,7 @@ def search_worst_ratios(
     processes: int = 1,
     space: SearchSpace | None = None,
     solve_limit: float = 2.0,
-    enumerate_share: float = 0.3,
+    enumerate_share: float = 0.15,
     chunk_seconds: float = 20.0,
     patience: int = 60,
 ) -> SearchResult:
