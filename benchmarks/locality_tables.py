@@ -9,7 +9,9 @@ Parts (``--parts``, default all, in this order):
 * ``ratios``  -- the ratios between the four optima of random job sets (mean and max), and
   nfdh-ls, rcs-list and list against the optimum of their constraint;
 * ``search``  -- the worst-case ratio search's record per ratio after 10 minutes on 2 processes
-  (``--save-records`` writes the records into coschedopt/locality/data/records/).
+  (``--save-records`` writes the records into coschedopt/locality/data/records/);
+* ``records`` -- the shipped records drawn: for each ratio, the optimal schedules of its
+  denominator and numerator side by side (``locality_records.png``).
 
 Each part prints its table and writes ``benchmarks/results/locality_<part>.md`` and ``.json``
 with the date, the commit, the command and the load average (``uptime``) before and after.
@@ -40,7 +42,7 @@ from coschedopt.locality.ratios import RATIOS, constraint_ratios
 from coschedopt.locality.search import record_slug, search_worst_ratios
 
 RESULTS = Path(__file__).resolve().parent / "results"
-PARTS = ("exact", "largest", "ratios", "search")
+PARTS = ("exact", "largest", "ratios", "search", "records")
 
 
 def load() -> str:
@@ -252,6 +254,40 @@ def part_search(args: argparse.Namespace) -> tuple[str, dict]:
             write_json(RECORDS_DIR / f"{record_slug(name)}.json", rec)
         progress(f"wrote {len(data)} records to {RECORDS_DIR}")
     return text, {"records": data, "evaluations": result.evaluations, "seconds": result.seconds}
+
+
+# --------------------------------------------------------------------------- records drawn
+
+
+def part_records(args: argparse.Namespace) -> tuple[str, dict]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from coschedopt.locality.generate import load_record, record_instance
+    from coschedopt.viz import plot_schedule
+
+    names = [record_slug(r) for r in RATIOS]
+    fig, axes = plt.subplots(len(names), 2, figsize=(14, 3.2 * len(names)))
+    rows = []
+    for row, name in zip(axes, names, strict=True):
+        data = load_record(name)
+        bound = RATIOS[data["ratio"]]
+        opt = constraint_ratios(
+            record_instance(name), constraints=(bound.denominator, bound.numerator), workers=args.workers
+        )
+        for ax, c in zip(row, (bound.denominator, bound.numerator), strict=True):
+            inst = record_instance(name, constraint=c)
+            plot_schedule(
+                inst, opt.schedule(c), ax, title=f"{data['ratio']} = {data['value']}: {c}, makespan {opt.value(c):g}"
+            )
+        rows.append([data["ratio"], data["value"], opt.ratio(data["ratio"])])
+    fig.tight_layout()
+    out = args.out / ("locality_records_quick.png" if args.quick else "locality_records.png")
+    fig.savefig(out, dpi=90)
+    text = f"![the records]({out.name})\n\n" + md_table(["ratio", "stored", "recomputed"], rows)
+    return text, {"figure": str(out.name)}
 
 
 def main() -> int:
