@@ -1,0 +1,36 @@
+"""The thesis's measures of a schedule (sections 4.4 and 4.6), as pure functions of (instance, schedule).
+
+* ``makespan_over_bound``: makespan / max(A/m, p_max), the quantity Theorems 4-5 bound
+  (it is at least 1, and at most 3 for NFDH + list scheduling);
+* ``utilisation``: A / (m * makespan);
+* ``contiguous_jobs`` and ``local_jobs``: the share of jobs whose ids form one range (on the
+  instance's topology) and that use the least possible number of clusters, whatever the
+  constraint (section 4.6.2 counts them for every allocation variant);
+* ``contiguity_factor``: mean number of id ranges per job (1 = every job contiguous);
+* ``locality_factor``: mean of clusters used / ceil(size / ell) (1 = every job local).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .instance import LocalityInstance
+from .schedule import LocalitySchedule, clusters_of, id_ranges, makespan
+
+
+def locality_metrics(instance: LocalityInstance, schedule: LocalitySchedule) -> dict[str, float]:
+    """The columns of the result table for one schedule."""
+    m, ell = instance.processors, instance.cluster_size
+    cmax = makespan(instance, schedule)
+    ranges = np.array([len(id_ranges(a.processors, m, instance.ring)) for a in schedule.assignments], dtype=float)
+    spread = np.array(
+        [len(clusters_of(a.processors, ell)) / instance.min_clusters(len(a.processors)) for a in schedule.assignments]
+    )
+    return {
+        "makespan_over_bound": cmax / instance.lower_bound,
+        "utilisation": instance.area / (m * cmax),
+        "contiguous_jobs": float(np.mean(ranges == 1)),
+        "local_jobs": float(np.mean(spread == 1.0)),
+        "contiguity_factor": float(ranges.mean()),
+        "locality_factor": float(spread.mean()),
+    }
