@@ -103,6 +103,23 @@ class Method:
     description: str
     options: type[MethodOptions] = NoOptions
     aliases: tuple[str, ...] = ()
+    #: ``"module:function"`` run once per process before the method's first timed call
+    #: (compiling its kernels, say); :func:`solve` reports its time apart, in ``stats``
+    prepare: str | None = None
+
+
+_PREPARED: dict[str, float] = {}
+
+
+def run_preparation(m: Method) -> float:
+    """Run ``m``'s one-time preparation in this process (if any, and not yet done); returns
+    the seconds it took (0 when there is none or it already ran)."""
+    if m.prepare is None or m.prepare in _PREPARED:
+        return 0.0
+    start = time.perf_counter()
+    resolve(m.prepare)()
+    _PREPARED[m.prepare] = time.perf_counter() - start
+    return _PREPARED[m.prepare]
 
 
 _FAMILIES: dict[str, Family] = {}
@@ -133,6 +150,7 @@ def method(
     exact: bool = False,
     options: type[MethodOptions] = NoOptions,
     aliases: tuple[str, ...] = (),
+    prepare: str | None = None,
 ) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
     """Decorator registering a method ``name`` of ``family`` with its declared ``options``.
 
@@ -141,8 +159,10 @@ def method(
     checked).  The decorator returns a wrapper that also takes the options as
     keywords (``pack_by_pack_1(inst, eps=0.3)``) or as an ``options=`` object,
     and checks them the same way.  The first line of the docstring is the
-    description shown by ``coschedopt methods``.  A name or alias registered twice
-    in a family raises ``ValueError``.
+    description shown by ``coschedopt methods``.  ``prepare`` names
+    (``"module:function"``) a one-time preparation, such as compiling the method's
+    kernels, that :func:`solve` runs before starting the clock.  A name or alias
+    registered twice in a family raises ``ValueError``.
     """
     if not (isinstance(options, type) and issubclass(options, MethodOptions)):
         raise TypeError(f"method {name!r}: options must be a MethodOptions dataclass, got {options!r}")
@@ -173,7 +193,7 @@ def method(
             )
 
         doc = inspect.getdoc(func) or ""
-        entry = Method(family, name, call, exact, doc.split("\n")[0], options, tuple(aliases))
+        entry = Method(family, name, call, exact, doc.split("\n")[0], options, tuple(aliases), prepare)
         taken[name] = entry
         for a in aliases:
             alias_map[a] = name
@@ -247,7 +267,9 @@ def solve(
     work.  The schedule is validated by the family's independent validator and
     the objective recomputed from it.  Bad input or a method refusing the
     instance raises :class:`~coschedopt.core.errors.InputError`; running out of
-    time never raises (status ``TIME_LIMIT``).
+    time never raises (status ``TIME_LIMIT``).  ``Result.runtime`` is the method's
+    own time: a one-time preparation (compiling kernels on the first call of a
+    process) is run first and reported as ``stats["prepare_seconds"]``.
     """
     fam = family_of(instance)
     m = get_method(fam.kind, method)
@@ -256,9 +278,12 @@ def solve(
     ):
         raise InputError(f"time_limit must be a positive number of seconds, got {time_limit!r}", where="time_limit")
     opts = check_options(m, options, given)
+    prepared = run_preparation(m)
     start = time.perf_counter()
     res = m.func(instance, time_limit=time_limit, seed=seed, verbose=verbose, options=opts)
     res.runtime = time.perf_counter() - start
+    if prepared:
+        res.stats["prepare_seconds"] = round(prepared, 3)
     res.method, res.family = m.name, fam.kind
     if res.schedule is not None:
         try:

@@ -170,7 +170,7 @@ def start_bound(instance: HybridInstance, ro: RatioOrder, start: str) -> float:
     return round_up_to_grid(instance, lb)
 
 
-@method("hybrid", "dual2", options=Dual2Options)
+@method("hybrid", "dual2", options=Dual2Options, prepare="coschedopt.hybrid.listsched:compile_loops")
 def dual2(instance: HybridInstance, *, time_limit, seed, verbose, options: Dual2Options) -> Result:
     """The thesis's 2-dual approximation (greedy knapsack + list scheduling, binary search on λ); <= 2·OPT."""
     deadline = Deadline(time_limit)

@@ -226,7 +226,7 @@ def dual32_step(
     return schedule_split(instance, on_gpu)
 
 
-@method("hybrid", "dual32", options=Dual32Options)
+@method("hybrid", "dual32", options=Dual32Options, prepare="coschedopt.hybrid.listsched:compile_loops")
 def dual32(instance: HybridInstance, *, time_limit, seed, verbose, options: Dual32Options) -> Result:
     """The 3/2-dual variant (reconstructed: long tasks > λ/2 counted per type, exact knapsack); <= 3/2·OPT."""
     deadline = Deadline(time_limit)

@@ -5,22 +5,20 @@ machine that is free first (ties: the lowest index); its makespan is at most
 W/m + max p, the bound behind every guarantee of the dual approximations.  The loop
 is compiled by numba (a binary heap of the m loads, O(n log m)): the 2-dual step
 schedules 100,000 tasks in milliseconds.  Without numba the same loop runs with
-:mod:`heapq` (identical result: same order, same tie-break).
+:mod:`heapq` (identical result: same order, same tie-break).  numba is imported and
+the loops compiled (or loaded from its disk cache) at the first list of more than 64
+tasks, or by :func:`compile_loops`, the ``prepare`` hook of the methods using them.
 """
 
 from __future__ import annotations
 
+import functools
 import heapq
 
 import numpy as np
 
 from .instance import HybridInstance
 from .schedule import HybridSchedule
-
-try:
-    import numba
-except ImportError:  # pragma: no cover - numba is a dependency; the heapq loop still works without it
-    numba = None
 
 
 def _list_schedule_loop(durations: np.ndarray, order: np.ndarray, machines: int, unit: np.ndarray, start: np.ndarray):
@@ -74,8 +72,22 @@ def _list_makespan_loop(durations: np.ndarray, order: np.ndarray, machines: int)
     return load.max()
 
 
-_compiled = numba.njit(cache=True, nogil=True)(_list_schedule_loop) if numba is not None else None
-_compiled_makespan = numba.njit(cache=True, nogil=True)(_list_makespan_loop) if numba is not None else None
+@functools.cache
+def _compiled_loops() -> tuple:
+    """The two loops compiled by numba, or (None, None) without numba."""
+    try:
+        import numba
+    except ImportError:  # pragma: no cover - numba is a dependency; the heapq loop still works without it
+        return None, None
+    jit = numba.njit(cache=True, nogil=True)
+    return jit(_list_schedule_loop), jit(_list_makespan_loop)
+
+
+def compile_loops() -> None:
+    """Compile (or load from the cache) both loops by running them once on 65 tasks."""
+    durations, order = np.ones(65), np.arange(65, dtype=np.int64)
+    list_schedule(durations, order, 2)
+    list_makespan(durations, order, 2)
 
 
 def _heapq_loop(durations: np.ndarray, order: np.ndarray, machines: int, unit: np.ndarray, start: np.ndarray):
@@ -97,7 +109,8 @@ def list_schedule(durations: np.ndarray, order: np.ndarray, machines: int) -> tu
         return unit, start
     if machines < 1:
         raise ValueError(f"cannot list-schedule {order.size} tasks on {machines} machines")
-    loop = _compiled if _compiled is not None and order.size > 64 else _heapq_loop
+    compiled = _compiled_loops()[0] if order.size > 64 else None
+    loop = compiled if compiled is not None else _heapq_loop
     loop(
         np.ascontiguousarray(durations, dtype=float), np.ascontiguousarray(order, dtype=np.int64), machines, unit, start
     )
@@ -110,9 +123,10 @@ def list_makespan(durations: np.ndarray, order: np.ndarray, machines: int) -> fl
         return 0.0
     if machines < 1:
         return float("inf")
-    if _compiled_makespan is not None and order.size > 64:
+    compiled = _compiled_loops()[1] if order.size > 64 else None
+    if compiled is not None:
         return float(
-            _compiled_makespan(
+            compiled(
                 np.ascontiguousarray(durations, dtype=float), np.ascontiguousarray(order, dtype=np.int64), machines
             )
         )

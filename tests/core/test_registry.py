@@ -75,3 +75,30 @@ def test_options_are_checked_once_whichever_way_they_come():
         cs.solve(inst, "enumerate", eps=0.3)
     with pytest.raises(InputError, match="takes EpsOptions, got RunsOptions"):
         cs.solve(inst, "pack-by-pack-1", options=get_method("pack", "random-pack-9").options())
+
+
+PREPARED: list[int] = []
+
+
+def slow_preparation() -> None:
+    """A stand-in for compiling kernels: takes time, counts its calls."""
+    import time
+
+    time.sleep(0.2)
+    PREPARED.append(1)
+
+
+def test_a_preparation_runs_once_per_process_outside_the_timed_call():
+    @method("pack", "test-prepared", prepare=f"{__name__}:slow_preparation")
+    def prepared(instance, **_):
+        """Every task alone on 2 processors."""
+        return Result(
+            Status.FEASIBLE, schedule=PackSchedule.from_indices(instance, [[(i, 2)] for i in range(instance.n)])
+        )
+
+    inst = random_pack_instance(3, 2, 2, seed=1)
+    first = cs.solve(inst, "test-prepared")
+    second = cs.solve(inst, "test-prepared")
+    assert PREPARED == [1]  # once per process
+    assert first.stats["prepare_seconds"] >= 0.2 > first.runtime  # reported apart, not in the runtime
+    assert "prepare_seconds" not in second.stats

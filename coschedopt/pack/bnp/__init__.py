@@ -86,8 +86,7 @@ Memory: the (L, n) level table (int16), the DP tables and the columns (bounded b
 ``max_columns`` in the enumeration).
 """
 
-from .driver import solve
-from .levels import LevelTable
+from .method import solve
 from .options import BnpOptions
 
-__all__ = ["BnpOptions", "LevelTable", "solve"]
+__all__ = ["BnpOptions", "solve"]

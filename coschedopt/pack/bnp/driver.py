@@ -1,6 +1,6 @@
 """The method ``branch-and-price``: its phases in order, and the window re-solve of the search.
 
-:func:`solve` (registered as the ``pack`` method ``branch-and-price``) builds the
+:func:`run` (the ``pack`` method ``branch-and-price``, registered in :mod:`.method`) builds the
 level table, the master and the state, seeds the incumbent, then runs the root
 (column generation and pack-count cuts), the root's primal heuristics, the
 enumeration probe, the subset-row cut rounds and the tree or the staged
@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from ...core import Deadline, Result, Status, available_cores, method
+from ...core import Deadline, Result, Status, available_cores
 from ..instance import PackInstance
 from ..schedule import PackSchedule, validate_schedule
 from .closing import complete_sets, enumerate_and_solve, restricted_mip, set_count, solve_complete
@@ -27,17 +27,11 @@ from .state import State, integral
 from .tree import branch
 
 
-@method("pack", "branch-and-price", exact=True, options=BnpOptions)
-def solve(instance: PackInstance, *, time_limit, seed, verbose, options: BnpOptions) -> Result:
-    """Exact: set-covering column generation, pack-count cuts and a branch-and-price tree (:mod:`coschedopt.pack.bnp`).
-
-    Called as ``solve(instance, time_limit=..., seed=..., verbose=..., <option>=...)`` or
-    with ``options=`` a :class:`.options.BnpOptions` (the registry checks them either
-    way).  The neighbourhood search's worker process is started by spawn, so a script
-    calling this at top level needs the ``if __name__ == "__main__":`` guard (or
-    ``lns_workers=0``).  Returns the best schedule, a certified lower bound and
-    ``TIME_LIMIT`` when ``time_limit`` stops it.
-    """
+def run(
+    instance: PackInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: BnpOptions
+) -> Result:
+    """The phases of branch-and-price on ``instance`` with checked ``options``: the best
+    schedule, a certified lower bound, and ``TIME_LIMIT`` when ``time_limit`` stops it."""
     deadline = Deadline(time_limit)
     st, master = _start(instance, deadline, options, verbose, 0 if seed is None else int(seed))
     if options.lns:
@@ -175,7 +169,11 @@ def solve_window(
     seconds spent.  Module-level so that a worker process can run it."""
     sub = PackInstance(times, k, name="window")
     t0 = time.perf_counter()
-    res = solve(
-        sub, time_limit=time_limit, seed=seed, options=options.replace(start=PackSchedule.from_indices(sub, start))
+    res = run(
+        sub,
+        time_limit=time_limit,
+        seed=seed,
+        verbose=False,
+        options=options.replace(start=PackSchedule.from_indices(sub, start)),
     )
     return res.schedule.indices(sub), str(res.status), time.perf_counter() - t0
