@@ -1,0 +1,5 @@
+"""Placeholder, replaced below."""
+
+
+def draw_batch_schedule(instance, schedule, ax):
+    pass
