@@ -56,7 +56,7 @@ def simulate_conservative(
     """Run conservative backfilling on ``instance``; the record holds every job's start, end and processors
     (``None`` if ``deadline`` expired first)."""
     rec = JobRecord(instance, options)
-    choose = options.allocator(instance)
+    choose = options.allocator(instance).from_bits
     m = instance.processors
     order = instance.fcfs_order().tolist()
     submit, req, size = instance.submit.tolist(), instance.requested_time.tolist(), instance.size.tolist()
@@ -126,13 +126,25 @@ def simulate_conservative(
 
 
 def _reassign(t, profile, choose, rec, options, res_start, bits, duration, ids_of, req, size, start) -> None:
-    """Thesis §5.5: move each reserved job, in FCFS order, to now if it can start now."""
+    """Thesis §5.5: move each reserved job, in FCFS order, to now if it can start now.
+
+    With the prefix intersections F_k of the slices from now on, the processors a
+    job could use from now for its requested time, counting its own reservation
+    (slices ``a..`` on) as free, are F_{e-1} | (F_{a-1} & own): intersection
+    distributes over the union with ``own``.  So a try costs a few bitset
+    operations, and the prefixes are recomputed only after a move.
+    """
+    prefix = profile.prefix_free()
     for j in list(res_start):
         s = res_start[j]
         if s == t or size[j] > profile.count[0]:
             continue
-        own = (bits[j], s, s + req[j])
-        ids = profile.start_now(size[j], req[j], choose, own)
+        e = profile.slices_before(t + req[j])
+        a = profile.slices_before(s)
+        window = prefix[e - 1] | (prefix[a - 1] & bits[j])
+        if window.bit_count() < size[j]:
+            continue
+        ids = choose(window, size[j])
         if ids is None:
             continue
         profile.release(s, s + req[j], bits[j], size[j])
@@ -142,6 +154,7 @@ def _reassign(t, profile, choose, rec, options, res_start, bits, duration, ids_o
             duration[j] = rec.duration(j, ids)
         ids_of.pop(j)
         start(j, t, ids)
+        prefix = profile.prefix_free()
 
 
 @method("batch", "conservative", options=ConservativeOptions)

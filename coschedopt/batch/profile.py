@@ -23,10 +23,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .procsets import full_bits, ids_from_bits
+from .procsets import full_bits
 
-#: an allocation rule: sorted free ids and a size -> the chosen sorted ids, or None to reject
-Choose = Callable[[np.ndarray, int], "np.ndarray | None"]
+#: an allocation rule: a bitset of free processors and a size -> the chosen sorted ids, or None to reject
+Choose = Callable[[int, int], "np.ndarray | None"]
 
 
 class Profile:
@@ -80,8 +80,13 @@ class Profile:
             free[k] |= bits
             count[k] += size
 
-    def free_now(self) -> int:
-        return self.count[0]
+    def prefix_free(self) -> PrefixFree:
+        """The prefix intersections of the slices from now, computed as far as they are asked for."""
+        return PrefixFree(self.free)
+
+    def slices_before(self, t: int) -> int:
+        """The number of slices starting before ``t`` (at least 1: the window of a job starting now)."""
+        return max(bisect_left(self.times, t), 1)
 
     def window(self, start_index: int, duration: int, size: int, extra: tuple[int, int, int] | None = None) -> int:
         """The processors free on the whole window ``[times[i], times[i] + duration)``, or 0 if fewer than ``size``.
@@ -113,23 +118,41 @@ class Profile:
         every start whose window covers it.  The last slice is open-ended and
         wholly free, so a job no larger than the platform always gets a slot.
         """
-        times, count = self.times, self.count
+        times, free, count = self.times, self.free, self.count
         n = len(times)
-        i = 0
+        # The windows of successive starts slide right: their intersections come from a two-stack queue
+        # (suffix intersections of [lo, mid) and the intersection of [mid, hi)), so each slice is
+        # intersected at most twice per search however many starts are tried.
+        i = lo = mid = hi = 0
+        suffix: dict[int, int] = {}
+        back = -1
         while i < n:
             if count[i] < size:
                 i += 1
                 continue
+            if i >= hi:  # nothing of the last window is reused
+                lo = mid = hi = i
+                back = -1
             end = times[i] + duration
-            j = i + 1
-            while j < n and times[j] < end and count[j] >= size:
-                j += 1
-            if j < n and times[j] < end:  # slice j is too small and inside every window starting up to it
-                i = j + 1
+            while hi < n and (hi == i or times[hi] < end):
+                if count[hi] < size:
+                    break
+                back &= free[hi]
+                hi += 1
+            if hi < n and (hi == i or times[hi] < end):  # slice hi is too small, inside every window up to it
+                i = hi + 1
                 continue
-            bits = self.window(i, duration, size)
-            if bits:
-                ids = choose(ids_from_bits(bits, self.m), size)
+            while lo < i:  # drop slice lo from the front, refilling the front from the back when empty
+                if lo == mid:
+                    agg = -1
+                    for k in range(hi - 1, lo - 1, -1):
+                        agg &= free[k]
+                        suffix[k] = agg
+                    mid, back = hi, -1
+                lo += 1
+            bits = suffix[lo] & back if lo < mid else back
+            if bits.bit_count() >= size:
+                ids = choose(bits, size)
                 if ids is not None:
                     return times[i], ids
             i += 1
@@ -142,4 +165,20 @@ class Profile:
         if self.count[0] < size and extra is None:
             return None
         bits = self.window(0, duration, size, extra)
-        return choose(ids_from_bits(bits, self.m), size) if bits else None
+        return choose(bits, size) if bits else None
+
+
+class PrefixFree:
+    """``self[k]``: the processors free on every slice ``0..k``, extended on demand (valid until the profile changes)."""
+
+    def __init__(self, free: list[int]) -> None:
+        self.free = free
+        self.done: list[int] = []
+
+    def __getitem__(self, k: int) -> int:
+        done, free = self.done, self.free
+        agg = done[-1] if done else -1
+        while len(done) <= k:
+            agg &= free[len(done)]
+            done.append(agg)
+        return done[k]

@@ -34,7 +34,7 @@ from bisect import insort
 from ..core import Deadline, Result, Status, method
 from .instance import BatchInstance
 from .model import JobRecord, SimOptions
-from .procsets import bits_from_ids, full_bits, ids_from_bits
+from .procsets import bits_from_ids, full_bits
 
 
 def simulate_queue(
@@ -47,7 +47,7 @@ def simulate_queue(
 ) -> JobRecord | None:
     """FCFS (``backfill=False``) or EASY (``True``); ``None`` if ``deadline`` expired first."""
     rec = JobRecord(instance, options)
-    choose = options.allocator(instance)
+    choose = options.allocator(instance).from_bits
     m = instance.processors
     order = instance.fcfs_order().tolist()
     submit, req, size = instance.submit.tolist(), instance.requested_time.tolist(), instance.size.tolist()
@@ -95,7 +95,7 @@ def simulate_queue(
             queue.append(order[nxt])
             nxt += 1
         while queue and size[queue[0]] <= free_count:
-            ids = choose(ids_from_bits(free, m), size[queue[0]])
+            ids = choose(free, size[queue[0]])
             if ids is None:
                 break
             start(queue.pop(0), ids)
@@ -116,7 +116,7 @@ def _head_reservation(head_size, free, running, bits, choose, m) -> tuple[int, i
             available |= bits[running[k][1]]
             k += 1
         if available.bit_count() >= head_size:
-            ids = choose(ids_from_bits(available, m), head_size)
+            ids = choose(available, head_size)
             if ids is not None:
                 return when, bits_from_ids(ids, m)
 
@@ -129,7 +129,7 @@ def _backfill(t, queue, choose, running, bits, free, m, req, size, start) -> lis
         available = free if t + req[j] <= shadow else free & ~reserved
         ids = None
         if size[j] <= available.bit_count():
-            ids = choose(ids_from_bits(available, m), size[j])
+            ids = choose(available, size[j])
         if ids is None:
             waiting.append(j)
             continue
