@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .platform import Platform
-from .procsets import ids_from_bits
+from .procsets import bits_from_ids, ids_from_bits
 
 VARIANTS = ("basic", "becont", "cont", "beloc", "loc", "beplat", "plat")
 BECONT_RULES = ("largest-first", "first-fit")
@@ -80,6 +80,8 @@ class Allocator:
         a job of 32 then costs a few hundred bytes of decoding instead of 80,640 bits."""
         m = self.platform.processors
         ell = self.platform.cluster_size
+        if self.variant == "basic" and m < 4096:
+            return lowest_bits(bits, size)
         if m < 4096 or self.variant in ("becont", "cont") or (self.variant != "basic" and ell % 8):
             return self(ids_from_bits(bits, m), size)
         raw = np.frombuffer(bits.to_bytes((m + 7) // 8, "little"), dtype=np.uint8)
@@ -112,6 +114,13 @@ class Allocator:
             if self.variant == "plat":
                 return None
         return None
+
+    def mask_from_bits(self, bits: int, size: int) -> int | None:
+        """The chosen processors as a bitset (basic: the lowest ``size`` bits, found by bisection)."""
+        if self.variant == "basic":
+            return lowest_bits_mask(bits, size)
+        ids = self.from_bits(bits, size)
+        return None if ids is None else bits_from_ids(ids, self.platform.processors)
 
     def __call__(self, free: np.ndarray, size: int) -> np.ndarray | None:
         """``size`` sorted ids taken from the sorted ``free`` ids, or ``None`` (rejected)."""
@@ -170,6 +179,33 @@ class Allocator:
             if self.variant == "plat":
                 return None
         raise AssertionError("the root block holds every free processor")
+
+
+def lowest_bits(bits: int, size: int) -> list[int] | None:
+    """The ``size`` lowest ids of a (small) bitset, by clearing the lowest set bit ``size`` times."""
+    if bits.bit_count() < size:
+        return None
+    ids = []
+    for _ in range(size):
+        low = bits & -bits
+        ids.append(low.bit_length() - 1)
+        bits ^= low
+    return ids
+
+
+def lowest_bits_mask(bits: int, size: int) -> int | None:
+    """The bitset of the ``size`` lowest set bits of ``bits``: the shortest prefix holding ``size``,
+    by bisection on its length (O(log P) word loops)."""
+    if bits.bit_count() < size:
+        return None
+    lo, hi = size, bits.bit_length()  # the prefix of hi bits holds them all
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if (bits & ((1 << mid) - 1)).bit_count() >= size:
+            hi = mid
+        else:
+            lo = mid + 1
+    return bits & ((1 << lo) - 1)
 
 
 #: number of set bits of each byte value

@@ -20,7 +20,12 @@ from ..core import InputError
 
 
 def bits_from_ids(ids: np.ndarray | list[int], m: int) -> int:
-    """The bitset of ``ids`` (each in ``[0, m)``)."""
+    """The bitset of ``ids`` (each in ``[0, m)``); a short list is summed in Python, an array packed by numpy."""
+    if isinstance(ids, list) and len(ids) < 256:
+        bits = 0
+        for i in ids:
+            bits |= 1 << i
+        return bits
     mask = np.zeros(m, dtype=bool)
     mask[np.asarray(ids, dtype=np.int64)] = True
     return int.from_bytes(np.packbits(mask, bitorder="little").tobytes(), "little")
@@ -60,10 +65,23 @@ def range_count(ids: np.ndarray, m: int, *, ring: bool = False) -> int:
 
 def format_ids(ids: np.ndarray | list[int]) -> str:
     """The interval string of sorted ids: ``[0, 1, 2, 3, 8]`` -> ``"0-3 8"``."""
+    if isinstance(ids, list):
+        return " ".join(f"{s}" if s == e else f"{s}-{e}" for s, e in _runs(ids))
     starts, ends = ranges_of(np.asarray(ids, dtype=np.int64))
     return " ".join(
         f"{s}" if e - s == 1 else f"{s}-{e - 1}" for s, e in zip(starts.tolist(), ends.tolist(), strict=True)
     )
+
+
+def _runs(ids: list[int]) -> list[tuple[int, int]]:
+    """Inclusive (first, last) of each run of consecutive sorted ids."""
+    runs: list[tuple[int, int]] = []
+    for i in ids:
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
+        else:
+            runs.append((i, i))
+    return runs
 
 
 def parse_ids(text: str, *, where: str = "processors") -> np.ndarray:

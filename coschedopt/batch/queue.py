@@ -47,7 +47,8 @@ def simulate_queue(
 ) -> JobRecord | None:
     """FCFS (``backfill=False``) or EASY (``True``); ``None`` if ``deadline`` expired first."""
     rec = JobRecord(instance, options)
-    choose = options.allocator(instance).from_bits
+    allocator = options.allocator(instance)
+    choose, choose_mask = allocator.from_bits, allocator.mask_from_bits
     m = instance.processors
     order = instance.fcfs_order().tolist()
     submit, req, size = instance.submit.tolist(), instance.requested_time.tolist(), instance.size.tolist()
@@ -100,13 +101,13 @@ def simulate_queue(
                 break
             start(queue.pop(0), ids)
         if backfill and len(queue) > 1:
-            queue = _backfill(t, queue, choose, running, bits, free, m, req, size, start)
+            queue = _backfill(t, queue, choose, choose_mask, running, bits, free, req, size, start)
         if verbose and instants % 20000 == 0:
             print(f"{'easy' if backfill else 'fcfs'}: {nxt}/{n} jobs submitted, t={t}", file=sys.stderr)
     return rec
 
 
-def _head_reservation(head_size, free, running, bits, choose, m) -> tuple[int, int]:
+def _head_reservation(head_size, free, running, bits, choose_mask) -> tuple[int, int]:
     """The earliest requested end at which the processors then free are accepted for the head, and those."""
     available = free
     k = 0
@@ -116,25 +117,30 @@ def _head_reservation(head_size, free, running, bits, choose, m) -> tuple[int, i
             available |= bits[running[k][1]]
             k += 1
         if available.bit_count() >= head_size:
-            ids = choose(available, head_size)
-            if ids is not None:
-                return when, bits_from_ids(ids, m)
+            reserved = choose_mask(available, head_size)
+            if reserved is not None:
+                return when, reserved
 
 
-def _backfill(t, queue, choose, running, bits, free, m, req, size, start) -> list[int]:
+def _backfill(t, queue, choose, choose_mask, running, bits, free, req, size, start) -> list[int]:
     """EASY: jobs after the blocked head start now if they leave the head's reservation untouched."""
-    shadow, reserved = _head_reservation(size[queue[0]], free, running, bits, choose, m)
+    shadow, reserved = _head_reservation(size[queue[0]], free, running, bits, choose_mask)
     waiting = [queue[0]]
+    outside = free & ~reserved
+    count, count_outside = free.bit_count(), outside.bit_count()
     for j in queue[1:]:
-        available = free if t + req[j] <= shadow else free & ~reserved
-        ids = None
-        if size[j] <= available.bit_count():
-            ids = choose(available, size[j])
+        before_shadow = t + req[j] <= shadow
+        if size[j] > (count if before_shadow else count_outside):
+            waiting.append(j)
+            continue
+        ids = choose(free if before_shadow else outside, size[j])
         if ids is None:
             waiting.append(j)
             continue
         start(j, ids)
-        free = free & ~bits[j]
+        free &= ~bits[j]
+        outside &= ~bits[j]
+        count, count_outside = free.bit_count(), outside.bit_count()
     return waiting
 
 

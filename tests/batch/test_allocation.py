@@ -87,3 +87,19 @@ def test_the_byte_level_path_chooses_as_the_plain_one(variant):
                 assert (plain is None) == (fast is None)
                 if plain is not None:
                     assert plain.tolist() == fast.tolist()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_mask_form_chooses_as_the_id_form(variant):
+    rng = np.random.default_rng(11)
+    for plat in (PLAT, Platform(100, (1, 2, 10, 100)), Platform(8192, (1, 2, 32, 512, 8192))):
+        alloc = Allocator(plat, variant)
+        for _ in range(40):
+            free = np.flatnonzero(rng.random(plat.processors) < rng.choice([0.1, 0.5, 0.95]))
+            size = int(rng.integers(1, plat.processors + 1))
+            bits = bits_from_ids(free, plat.processors)
+            ids = alloc.from_bits(bits, size)
+            mask = alloc.mask_from_bits(bits, size)
+            assert (ids is None) == (mask is None)
+            if ids is not None:
+                assert mask == bits_from_ids(np.asarray(ids), plat.processors)
