@@ -152,9 +152,10 @@ def main() -> int:
             if ours_name == "fcfs":
                 ours_fcfs, theirs_fifo = rec, theirs
             else:
+                origin = first_submit(lines)
                 accasim_wait = np.mean(
                     [
-                        theirs["starts"][i] - (int(inst.submit[k]) + first_submit(lines))
+                        theirs["starts"][i] - (int(inst.submit[k]) + origin)
                         for k, i in enumerate(inst.ids)
                         if i in theirs["starts"]
                     ]
