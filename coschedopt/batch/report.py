@@ -63,7 +63,8 @@ def _by(rows, *keys):
 
 
 def _order(variants) -> list[str]:
-    return [v for v in VARIANTS if v in set(variants)]
+    present = set(variants)
+    return [v for v in VARIANTS if v in present]
 
 
 def chapter4_blocks(rows: list[dict[str, Any]]) -> list[Any]:
