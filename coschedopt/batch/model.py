@@ -1,16 +1,7 @@
-"""What every simulator shares: its options, the communication penalty of §5.3.4, and the record of each job.
-
-Penalty (thesis Eq. 5.1-5.2): a job placed at platform level L when it could
-have used L_min runs for T' = T (1 + R F) (``linear``) or T' = T F^R
-(``exponential``, the thesis's "quadratic", which is exponential in R), with
-R = L − L_min; T' is rounded up to whole seconds (SWF's unit).  A job whose T'
-exceeds its requested (wall) time is killed at the wall time and counted as
-failed; so is a job whose own run time already exceeds it, with any penalty.
-"""
+"""What every simulator shares: its options and the record of each job (start, end, processors, failure)."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,9 +9,9 @@ import numpy as np
 from ..core import MethodOptions, option
 from .allocation import BECONT_RULES, BEPLAT_RULES, CONT_RULES, TOPOLOGIES, VARIANTS, Allocator
 from .instance import BatchInstance
+from .penalty import PENALTIES, penalised_duration
 from .procsets import format_ids
-
-PENALTIES = ("none", "linear", "exponential")
+from .schedule import BatchSchedule
 
 
 @dataclass(frozen=True)
@@ -65,19 +56,6 @@ class SimOptions(MethodOptions):
         }
 
 
-def penalised_duration(
-    run_time: int, extra_levels: int, requested_time: int, penalty: str, factor: float
-) -> tuple[int, bool]:
-    """(seconds the job occupies its processors, whether it failed) for R = ``extra_levels``."""
-    if penalty == "none" or extra_levels == 0:
-        t = run_time
-    elif penalty == "linear":
-        t = math.ceil(run_time * (1.0 + extra_levels * factor) - 1e-9)
-    else:
-        t = math.ceil(run_time * factor**extra_levels - 1e-9)
-    return (requested_time, True) if t > requested_time else (t, False)
-
-
 class JobRecord:
     """Start, end, processors and failure of every job, filled in as the simulation runs."""
 
@@ -109,9 +87,7 @@ class JobRecord:
         self.failed[j] = failed
         self.processors[j] = format_ids(ids)
 
-    def schedule(self, *, with_reservations: bool = False):
-        from .schedule import BatchSchedule
-
+    def schedule(self, *, with_reservations: bool = False) -> BatchSchedule:
         return BatchSchedule(
             ids=self.instance.ids,
             start=self.start,

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core import InputError
 from .instance import BatchInstance
-from .model import PENALTIES, penalised_duration
+from .penalty import PENALTIES, penalised_duration
 from .procsets import bits_from_ids, parse_ids
 
 _JOB_FIELDS = {"id", "start", "end", "processors", "failed", "reserved"}

@@ -11,7 +11,7 @@ from coschedopt import solve, validate
 from coschedopt.batch import BatchInstance, BatchSchedule
 from coschedopt.batch.export import write_jobs_csv
 from coschedopt.batch.generate import random_workload
-from coschedopt.batch.model import penalised_duration
+from coschedopt.batch.penalty import penalised_duration
 from coschedopt.core import InputError
 
 
