@@ -124,12 +124,14 @@ def normalised(rows: list[dict[str, Any]], metric: str) -> dict[tuple[str, str],
 def chapter5_blocks(rows: list[dict[str, Any]], slug: str) -> list[Any]:
     from ..bench.report import Table
 
-    groups = list(dict.fromkeys(r["group"] for r in rows))
     variants = _order(r["_variant"] for r in rows)
+    complete = {i for (i,), rs in _by(rows, "instance_id").items() if {r["_variant"] for r in rs} >= set(variants)}
+    rows = [r for r in rows if r["instance_id"] in complete]  # an interrupted run: instances with every variant
+    groups = list(dict.fromkeys(r["group"] for r in rows))
     counts = {g: len({r["instance_id"] for r in rows if r["group"] == g}) for g in groups}
     blocks: list[Any] = [
         "Each value is the mean over the instances of the platform of the instance's value divided by the mean "
-        "of basic there (§5.7.5), so basic's mean is 1.  Instances per platform: "
+        "of basic there (§5.7.5), so basic's mean is 1.  Instances per platform (with every variant run): "
         + ", ".join(f"{g} {counts[g]}" for g in groups)
         + " (the thesis: 30 each)."
     ]
