@@ -34,7 +34,7 @@ TRACES = {
 }
 
 
-def one_run(path: str, variant: str, jobs: int | None, limit: float, out: mp.Queue) -> None:
+def one_run(path: str, variant: str, jobs: int | None, limit: float, progress: bool, out: mp.Queue) -> None:
     from coschedopt.batch.conservative import ConservativeOptions, simulate_conservative
     from coschedopt.batch.instance import BatchInstance
     from coschedopt.batch.traces import read_trace, trace_instance
@@ -54,7 +54,7 @@ def one_run(path: str, variant: str, jobs: int | None, limit: float, out: mp.Que
         )
     options = ConservativeOptions(allocation=variant, penalty="exponential", factor=2.0, reassign=True)
     cpu, wall = time.process_time(), time.perf_counter()
-    rec = simulate_conservative(inst, options, deadline=Deadline(limit))
+    rec = simulate_conservative(inst, options, deadline=Deadline(limit), verbose=progress)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out.put((inst.n, inst.processors, rec is not None, cpu, wall, peak))
@@ -68,6 +68,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="the first 20,000 jobs of each trace")
     parser.add_argument("--jobs", type=int, default=None, help="the first JOBS jobs of each trace")
     parser.add_argument("--limit", type=float, default=1800.0, help="seconds per run before it is stopped")
+    parser.add_argument("--progress", action="store_true", help="jobs submitted and CPU seconds on stderr")
     args = parser.parse_args()
     names = list(TRACES) if args.traces == ["all"] else args.traces
     jobs = args.jobs or (20000 if args.quick else None)
@@ -79,7 +80,8 @@ def main() -> int:
         for variant in args.variants:
             q = ctx.Queue()
             p = ctx.Process(
-                target=one_run, args=(str(Path(args.trace_dir) / TRACES[name]), variant, jobs, args.limit, q)
+                target=one_run,
+                args=(str(Path(args.trace_dir) / TRACES[name]), variant, jobs, args.limit, args.progress, q),
             )
             p.start()
             n, procs, done, cpu, wall, peak = q.get()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import heapq
 import sys
+import time
 from dataclasses import dataclass
 
 from ..core import Deadline, Result, Status, method, option
@@ -79,7 +80,7 @@ def simulate_conservative(
             heapq.heappush(ends, (t + d, j))
 
     ids_of: dict[int, object] = {}  # queued job -> ids of its reservation
-    instants = 0
+    instants, started = 0, time.process_time()
     while True:
         upcoming = [x[0][0] for x in (starts, ends) if x]
         if nxt < n:
@@ -121,7 +122,12 @@ def simulate_conservative(
             if res_start.get(j) == t:
                 start(j, t, ids_of.pop(j))
         if verbose and instants % 20000 == 0:
-            print(f"conservative: {nxt}/{n} jobs submitted, t={t}, {len(profile.times)} slices", file=sys.stderr)
+            cpu = time.process_time() - started
+            print(
+                f"conservative: {nxt}/{n} jobs submitted, t={t}, {len(profile.times)} slices, {cpu:.0f} s CPU",
+                file=sys.stderr,
+                flush=True,
+            )
     return rec
 
 
