@@ -1,0 +1,184 @@
+"""Speed and an external check beside AccaSim 1.1.3 (pure Python, pip-installable) on KTH-SP2.
+
+Runs, in one invocation, our ``fcfs`` and ``easy`` (allocation ``basic``) and
+AccaSim's FIFO and EASY backfilling (FirstFit allocator) on the same jobs, and
+prints CPU seconds, jobs per second and the speed-up, plus the job-by-job
+agreement of the FCFS start times.  AccaSim lives in its own virtual
+environment (never a dependency of coschedopt); give its interpreter with
+``--accasim-python`` or ``ACCASIM_PYTHON``::
+
+    python3 -m venv accasim-venv && accasim-venv/bin/pip install accasim==1.1.3
+    python benchmarks/batch_accasim.py --accasim-python accasim-venv/bin/python [--quick]
+
+Same jobs for both: AccaSim's reader takes every line (no status filter), the
+requested processors (else the allocated ones; the one job with neither is
+skipped), the run time as the real duration and never kills a job, so our
+instance keeps every line, uses the same sizes, and sets a requested time of
+at least the run time (KTH has 40 jobs running past their request).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from coschedopt.batch.instance import BatchInstance
+from coschedopt.batch.model import SimOptions
+from coschedopt.batch.platform import Platform
+from coschedopt.batch.queue import simulate_queue
+from coschedopt.core import read_swf
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_TRACE = ROOT.parent / "shared" / "data" / "traces" / "KTH-SP2-1996-2.1-cln.swf.gz"
+
+ACCASIM_RUNNER = r"""
+import collections, collections.abc, json, sys, time
+for name in ("Mapping", "MutableMapping", "Sequence", "Iterable", "Callable", "MutableSet"):
+    setattr(collections, name, getattr(collections.abc, name))  # AccaSim 1.1.3 predates Python 3.10
+from accasim.base.additional_data import AdditionalData
+from accasim.base.allocator_class import FirstFit
+from accasim.base.scheduler_class import EASYBackfilling, FirstInFirstOut
+from accasim.base.simulator_class import Simulator
+
+workload, config, policy, out = sys.argv[1:5]
+starts = {}
+
+class Starts(AdditionalData):
+    def exec_before_dispatching(self, job_dict, queued_jobs): pass
+    def exec_after_dispatching(self, job_dict, to_dispatch, rejected):
+        for when, job, nodes in to_dispatch:
+            if nodes:
+                starts[job] = when
+    def exec_before_submission(self, *args, **kwargs): pass
+    def exec_after_submission(self, *args, **kwargs): pass
+    def exec_before_completion(self, *args, **kwargs): pass
+    def exec_after_completion(self, removed_jobs): pass
+    def stop(self): pass
+
+dispatcher = FirstInFirstOut(FirstFit()) if policy == "fifo" else EASYBackfilling(FirstFit())
+sim = Simulator(workload, config, dispatcher, additional_data=[Starts], scheduling_output=False,
+                statistics_output=False, show_statistics=False, RESULTS_FOLDER_NAME=out + ".results/")
+cpu = time.process_time()
+sim.start_simulation()
+cpu = time.process_time() - cpu
+json.dump({"cpu": cpu, "starts": starts}, open(out, "w"))
+"""
+
+
+def accasim_instance(lines: list[str], processors: int) -> BatchInstance:
+    """The jobs as AccaSim reads them (see the module docstring)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".swf", delete=False) as fh:
+        fh.writelines(lines)
+    trace = read_swf(
+        fh.name,
+        statuses=None,
+        require_positive_run_time=False,
+        processors="requested_else_allocated",
+        missing_requested_time="keep",
+        oversize="keep",
+    )
+    os.unlink(fh.name)
+    run = np.maximum(trace.jobs["run_time"], 0)
+    return BatchInstance(
+        platform=Platform(processors),
+        ids=tuple(str(x) for x in trace.jobs["job_id"].tolist()),
+        submit=trace.jobs["submit_time"] - trace.jobs["submit_time"].min(),
+        run_time=run,
+        requested_time=np.maximum(trace.requested_time, run),
+        size=trace.size,
+        name="KTH-SP2-accasim",
+    )
+
+
+def run_accasim(python: str, workload: Path, processors: int, policy: str, work: Path) -> dict:
+    config = work / "system.json"
+    config.write_text(
+        json.dumps(
+            {
+                "groups": {"g0": {"core": 1}},
+                "resources": {"g0": processors},
+                "equivalence": {"processor": {"core": 1}},
+                "start_time": 0,
+            }
+        )
+    )
+    runner = work / "runner.py"
+    runner.write_text(ACCASIM_RUNNER)
+    out = work / f"accasim-{policy}.json"
+    subprocess.run(
+        [python, str(runner), str(workload), str(config), policy, str(out)],
+        check=True,
+        cwd=work,
+        stdout=subprocess.DEVNULL,
+    )
+    return json.loads(out.read_text())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trace", default=str(DEFAULT_TRACE))
+    parser.add_argument("--accasim-python", default=os.environ.get("ACCASIM_PYTHON"))
+    parser.add_argument("--quick", action="store_true", help="the first 3,000 jobs only")
+    args = parser.parse_args()
+    if not args.accasim_python:
+        parser.error("give --accasim-python (or ACCASIM_PYTHON): an interpreter with accasim==1.1.3")
+    with gzip.open(args.trace, "rt") as fh:
+        lines = [x for x in fh if x.strip() and not x.startswith(";")]
+    if args.quick:
+        lines = lines[:3000]
+    processors = 100
+    inst = accasim_instance(lines, processors)
+    print(f"# {Path(args.trace).name}: {inst.n} jobs, {processors} processors; load: {os.getloadavg()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        workload = work / "workload.swf"
+        workload.write_text("".join(lines))
+        rows, ours_fcfs, theirs_fifo = [], None, None
+        for ours_name, policy in (("fcfs", "fifo"), ("easy", "easy")):
+            cpu = time.process_time()
+            rec = simulate_queue(inst, SimOptions(), backfill=ours_name == "easy")
+            ours = time.process_time() - cpu
+            theirs = run_accasim(args.accasim_python, workload, processors, policy, work)
+            rows.append((ours_name, inst.n, ours, theirs["cpu"]))
+            if ours_name == "fcfs":
+                ours_fcfs, theirs_fifo = rec, theirs
+            else:
+                origin = first_submit(lines)
+                accasim_wait = np.mean(
+                    [
+                        theirs["starts"][i] - (int(inst.submit[k]) + origin)
+                        for k, i in enumerate(inst.ids)
+                        if i in theirs["starts"]
+                    ]
+                )
+                print(
+                    f"# easy mean wait: ours {np.mean(rec.start - inst.submit):.1f} s, AccaSim {accasim_wait:.1f} s "
+                    "(AccaSim's EASY is not textbook EASY: an aggregate check only)"
+                )
+    print(f"# load after: {os.getloadavg()}")
+    print("| policy | jobs | ours CPU s | AccaSim CPU s | speed-up | ours jobs/s |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, n, ours, theirs in rows:
+        print(f"| {name} | {n} | {ours:.2f} | {theirs:.2f} | {theirs / ours:.1f}x | {n / ours:,.0f} |")
+    origin = first_submit(lines)
+    starts = theirs_fifo["starts"]
+    same = sum(1 for k, i in enumerate(inst.ids) if starts.get(i) == int(ours_fcfs.start[k]) + origin)
+    print(f"\nFCFS start times equal to AccaSim's FIFO: {same} / {inst.n} jobs ({100 * same / inst.n:.2f} %)")
+    return 0 if same == inst.n else 1
+
+
+def first_submit(lines: list[str]) -> int:
+    return min(int(x.split()[1]) for x in lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

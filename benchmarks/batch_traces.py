@@ -1,0 +1,96 @@
+"""Whole-trace speed of conservative backfilling: jobs per second per trace and variant, time and peak memory.
+
+The target of issue 36: conservative backfilling with ``beplat`` and reassignment
+(exponential penalty F = 2, as in chapter 5) on the whole filtered CEA-Curie
+trace (279,991 jobs on 80,640 processors) in at most 5 minutes and 2 GiB.
+Each run is a fresh process (its peak resident memory is its own)::
+
+    python benchmarks/batch_traces.py                      # Curie, beplat, the whole trace
+    python benchmarks/batch_traces.py --quick              # the first 20,000 jobs of each trace
+    python benchmarks/batch_traces.py --traces all --variants basic beplat plat --limit 600
+
+A run past ``--limit`` seconds stops and is reported as such (with the jobs
+submitted by then), so the table always comes back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import resource
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TRACE_DIR = ROOT.parent / "shared" / "data" / "traces"
+TRACES = {
+    "Curie": "CEA-Curie-2011-2.1-cln.swf.gz",
+    "HPC2N": "HPC2N-2002-2.2-cln.swf.gz",
+    "KTH-SP2": "KTH-SP2-1996-2.1-cln.swf.gz",
+    "Thunder": "LLNL-Thunder-2007-1.1-cln.swf.gz",
+    "RICC": "RICC-2010-2.swf.gz",
+    "SDSC-Blue": "SDSC-BLUE-2000-4.2-cln.swf.gz",
+}
+
+
+def one_run(path: str, variant: str, jobs: int | None, limit: float, progress: bool, out: mp.Queue) -> None:
+    from coschedopt.batch.conservative import ConservativeOptions, simulate_conservative
+    from coschedopt.batch.instance import BatchInstance
+    from coschedopt.batch.traces import read_trace, trace_instance
+    from coschedopt.core import Deadline
+
+    inst = trace_instance(read_trace(path))
+    if jobs is not None and jobs < inst.n:
+        order = inst.fcfs_order()[:jobs]
+        inst = BatchInstance(
+            inst.platform,
+            tuple(inst.ids[k] for k in order),
+            inst.submit[order],
+            inst.run_time[order],
+            inst.requested_time[order],
+            inst.size[order],
+            name=inst.name,
+        )
+    options = ConservativeOptions(allocation=variant, penalty="exponential", factor=2.0, reassign=True)
+    cpu, wall = time.process_time(), time.perf_counter()
+    rec = simulate_conservative(inst, options, deadline=Deadline(limit), verbose=progress)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out.put((inst.n, inst.processors, rec is not None, cpu, wall, peak))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--traces", nargs="+", default=["Curie"], help=f"names among {', '.join(TRACES)}, or all")
+    parser.add_argument("--variants", nargs="+", default=["beplat"])
+    parser.add_argument("--trace-dir", default=str(TRACE_DIR))
+    parser.add_argument("--quick", action="store_true", help="the first 20,000 jobs of each trace")
+    parser.add_argument("--jobs", type=int, default=None, help="the first JOBS jobs of each trace")
+    parser.add_argument("--limit", type=float, default=1800.0, help="seconds per run before it is stopped")
+    parser.add_argument("--progress", action="store_true", help="jobs submitted and CPU seconds on stderr")
+    args = parser.parse_args()
+    names = list(TRACES) if args.traces == ["all"] else args.traces
+    jobs = args.jobs or (20000 if args.quick else None)
+    print(f"# conservative, reassignment, exponential penalty F=2; load before: {os.getloadavg()}")
+    print("| trace | variant | jobs | processors | CPU s | wall s | jobs/s | peak MiB |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    ctx = mp.get_context("spawn")
+    for name in names:
+        for variant in args.variants:
+            q = ctx.Queue()
+            p = ctx.Process(
+                target=one_run,
+                args=(str(Path(args.trace_dir) / TRACES[name]), variant, jobs, args.limit, args.progress, q),
+            )
+            p.start()
+            n, procs, done, cpu, wall, peak = q.get()
+            p.join()
+            rate = f"{n / wall:,.0f}" if done else f"stopped at {args.limit:.0f} s"
+            print(f"| {name} | {variant} | {n} | {procs} | {cpu:.1f} | {wall:.1f} | {rate} | {peak:.0f} |", flush=True)
+    print(f"# load after: {os.getloadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,81 @@
+"""The measures of thesis chapters 4-5, as pure functions of (instance, schedule).
+
+Per job j (submitted at r_j, started at s_j, ended at e_j, run time p_j on an
+ideal allocation, ``size_j`` processors):
+
+- flow e_j − r_j (with the penalised run time: a penalty shows up in the flow),
+  waiting time s_j − r_j;
+- bounded stretch (e_j − r_j) / max(p_j, B), B = 10 s, optionally clamped
+  below at 1 (thesis §5.7, the note's reading of the unset bound);
+- contiguity: the number of maximal id ranges (a ring joins the last and the
+  first id when the schedule's topology is ``ring``);
+- locality: clusters used / ⌈size/ℓ⌉; platform level L / L_min (§5.6.4).
+
+The schedule's measures: makespan (last end − first submission), sums and
+means of the above, utilisation (processor-seconds used / P × makespan), the
+success count (jobs not killed), and chapter 4's shares of contiguous and of
+local jobs and locality ratio E[K] / E[K*] (a ratio of means, §4.6.2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .instance import BatchInstance
+from .procsets import parse_ids, range_count
+from .schedule import BatchSchedule
+
+STRETCH_BOUND = 10
+
+
+def job_shapes(instance: BatchInstance, schedule: BatchSchedule) -> dict[str, np.ndarray]:
+    """Per job: ``ranges``, ``clusters`` used, ``min_clusters``, ``level`` L and ``min_level`` L_min."""
+    plat = instance.platform
+    ring = schedule.model.get("topology") == "ring"
+    n = instance.n
+    out = {k: np.zeros(n, dtype=np.int64) for k in ("ranges", "clusters", "min_clusters", "level", "min_level")}
+    ell = plat.cluster_size
+    for j, text in enumerate(schedule.processors):
+        ids = parse_ids(text)
+        size = int(instance.size[j])
+        out["ranges"][j] = range_count(ids, plat.processors, ring=ring)
+        out["clusters"][j] = len(np.unique(ids // ell))
+        out["min_clusters"][j] = plat.min_clusters(size)
+        out["level"][j] = plat.level_of(int(ids[0]), int(ids[-1]))
+        out["min_level"][j] = plat.min_level(size)
+    return out
+
+
+def bounded_stretch(
+    instance: BatchInstance, schedule: BatchSchedule, *, bound: int = STRETCH_BOUND, clamp: bool = True
+) -> np.ndarray:
+    """(e − r) / max(p, ``bound``) per job, clamped below at 1 when ``clamp``."""
+    stretch = (schedule.end - instance.submit) / np.maximum(instance.run_time, bound)
+    return np.maximum(stretch, 1.0) if clamp else stretch
+
+
+def batch_metrics(instance: BatchInstance, schedule: BatchSchedule) -> dict[str, float]:
+    """Every measure of the module docstring, one float each (the columns of result tables)."""
+    flow = schedule.end - instance.submit
+    wait = schedule.start - instance.submit
+    span = max(int(schedule.end.max() - instance.submit.min()), 1)
+    used = float((instance.size * (schedule.end - schedule.start)).sum())
+    shapes = job_shapes(instance, schedule)
+    stretch = bounded_stretch(instance, schedule)
+    return {
+        "makespan": float(span),
+        "sum_flow": float(flow.sum()),
+        "mean_flow": float(flow.mean()),
+        "sum_wait": float(wait.sum()),
+        "mean_wait": float(wait.mean()),
+        "sum_stretch": float(stretch.sum()),
+        "mean_stretch": float(stretch.mean()),
+        "utilisation": used / (instance.processors * span),
+        "contiguity_factor": float(shapes["ranges"].mean()),
+        "locality_factor": float((shapes["clusters"] / shapes["min_clusters"]).mean()),
+        "platform_level_factor": float((shapes["level"] / shapes["min_level"]).mean()),
+        "success": float((~schedule.failed).sum()),
+        "contiguous_share": float((shapes["ranges"] == 1).mean()),
+        "local_share": float((shapes["clusters"] == shapes["min_clusters"]).mean()),
+        "locality_ratio": float(shapes["clusters"].mean() / shapes["min_clusters"].mean()),
+    }

@@ -1,0 +1,164 @@
+"""FCFS and EASY backfilling with processor identities (thesis §4.5.1's background; Lifka 1995).
+
+Both keep the jobs waiting in FCFS order and run one scheduling pass at each
+instant where a job is submitted or ends (completions first, then
+submissions, then the pass):
+
+- ``fcfs``: start the queue's head while the allocation variant accepts the
+  processors free now; the first job that cannot start blocks the others.
+- ``easy`` (textbook EASY, Mu'alem and Feitelson 2001): the same, then the
+  blocked head gets a reservation, the earliest time at which the variant
+  accepts the processors freed by the running jobs' *requested* ends, and
+  every later job starts now if the variant accepts processors free now that
+  keep the head's reserved processors untouched past its reserved start.
+  The reservation is recomputed at each pass.
+
+A job runs for its penalised run time (:mod:`.model`) and is killed at its
+requested time.  Zero-length jobs follow AccaSim's convention, so that our
+``fcfs`` reproduces its FIFO start times job by job: such a job's processors
+are freed after the pass in which it started, without a second pass at that
+instant; the next pass comes at the next submission or completion, or one
+second later if there is none while jobs wait.
+
+Cost: a pass is O(1) bitset operations per waiting job that could fit by
+count, plus the allocation rule for those that do; EASY sorts the running jobs
+by requested end when the head is blocked.
+"""
+
+from __future__ import annotations
+
+import heapq
+import sys
+from bisect import insort
+
+from ..core import Deadline, Result, Status, method
+from .instance import BatchInstance
+from .model import JobRecord, SimOptions
+from .procsets import bits_from_ids, full_bits
+
+
+def simulate_queue(
+    instance: BatchInstance,
+    options: SimOptions,
+    *,
+    backfill: bool,
+    verbose: bool = False,
+    deadline: Deadline | None = None,
+) -> JobRecord | None:
+    """FCFS (``backfill=False``) or EASY (``True``); ``None`` if ``deadline`` expired first."""
+    rec = JobRecord(instance, options)
+    allocator = options.allocator(instance)
+    choose, choose_mask = allocator.from_bits, allocator.mask_from_bits
+    m = instance.processors
+    order = instance.fcfs_order().tolist()
+    submit, req, size = instance.submit.tolist(), instance.requested_time.tolist(), instance.size.tolist()
+    free, free_count = full_bits(m), m
+    running: list[tuple[int, int]] = []  # (requested end, job), sorted
+    bits: dict[int, int] = {}
+    ends: list[tuple[int, int]] = []
+    deferred: list[int] = []
+    queue: list[int] = []
+    nxt, n, instants = 0, len(order), 0
+    t = submit[order[0]]
+
+    def start(j: int, ids) -> None:
+        nonlocal free, free_count
+        d, failed = rec.duration(j, ids)
+        rec.started(j, t, ids, d, failed)
+        b = bits_from_ids(ids, m)
+        bits[j] = b
+        free ^= b
+        free_count -= size[j]
+        insort(running, (t + req[j], j))
+        if d == 0:
+            deferred.append(j)
+        else:
+            heapq.heappush(ends, (t + d, j))
+
+    while True:
+        upcoming = [ends[0][0]] if ends else []
+        if nxt < n:
+            upcoming.append(submit[order[nxt]])
+        if not upcoming and not (deferred and queue):
+            break
+        t = min(upcoming) if upcoming else t + 1
+        instants += 1
+        if deadline is not None and instants % 1024 == 0 and deadline.expired():
+            return None
+        done, deferred = deferred, []
+        while ends and ends[0][0] == t:
+            done.append(heapq.heappop(ends)[1])
+        for j in done:
+            free |= bits.pop(j)
+            free_count += size[j]
+            running.remove((int(rec.start[j]) + req[j], j))
+        while nxt < n and submit[order[nxt]] == t:
+            queue.append(order[nxt])
+            nxt += 1
+        while queue and size[queue[0]] <= free_count:
+            ids = choose(free, size[queue[0]])
+            if ids is None:
+                break
+            start(queue.pop(0), ids)
+        if backfill and len(queue) > 1:
+            queue = _backfill(t, queue, choose, choose_mask, running, bits, free, req, size, start)
+        if verbose and instants % 20000 == 0:
+            print(f"{'easy' if backfill else 'fcfs'}: {nxt}/{n} jobs submitted, t={t}", file=sys.stderr)
+    return rec
+
+
+def _head_reservation(head_size, free, running, bits, choose_mask) -> tuple[int, int]:
+    """The earliest requested end at which the processors then free are accepted for the head, and those."""
+    available = free
+    k = 0
+    while True:
+        when = running[k][0]
+        while k < len(running) and running[k][0] == when:
+            available |= bits[running[k][1]]
+            k += 1
+        if available.bit_count() >= head_size:
+            reserved = choose_mask(available, head_size)
+            if reserved is not None:
+                return when, reserved
+
+
+def _backfill(t, queue, choose, choose_mask, running, bits, free, req, size, start) -> list[int]:
+    """EASY: jobs after the blocked head start now if they leave the head's reservation untouched."""
+    shadow, reserved = _head_reservation(size[queue[0]], free, running, bits, choose_mask)
+    waiting = [queue[0]]
+    outside = free & ~reserved
+    count, count_outside = free.bit_count(), outside.bit_count()
+    for j in queue[1:]:
+        before_shadow = t + req[j] <= shadow
+        if size[j] > (count if before_shadow else count_outside):
+            waiting.append(j)
+            continue
+        ids = choose(free if before_shadow else outside, size[j])
+        if ids is None:
+            waiting.append(j)
+            continue
+        start(j, ids)
+        free &= ~bits[j]
+        outside &= ~bits[j]
+        count, count_outside = free.bit_count(), outside.bit_count()
+    return waiting
+
+
+@method("batch", "fcfs", options=SimOptions)
+def fcfs(instance: BatchInstance, *, time_limit, seed, verbose, options: SimOptions) -> Result:
+    """First come, first served: the queue's head blocks the jobs behind it (allocation variants apply)."""
+    rec = simulate_queue(instance, options, backfill=False, verbose=verbose, deadline=Deadline(time_limit))
+    return _result(rec, time_limit)
+
+
+@method("batch", "easy", options=SimOptions)
+def easy(instance: BatchInstance, *, time_limit, seed, verbose, options: SimOptions) -> Result:
+    """EASY backfilling: a job jumps the queue when it does not delay the head's reservation."""
+    rec = simulate_queue(instance, options, backfill=True, verbose=verbose, deadline=Deadline(time_limit))
+    return _result(rec, time_limit)
+
+
+def _result(rec: JobRecord | None, time_limit) -> Result:
+    if rec is None:
+        return Result(Status.TIME_LIMIT, message=f"the simulation did not finish within {time_limit} s")
+    return Result(Status.FEASIBLE, rec.schedule(), stats={"failed": int(rec.failed.sum())})

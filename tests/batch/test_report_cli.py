@@ -1,0 +1,113 @@
+"""The command line over the batch family, and its report sections on a small hand-made table."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from coschedopt.batch.report import batch_report, normalised
+from coschedopt.bench.report import Section, Table
+from coschedopt.cli import main
+
+
+def test_generate_solve_validate_export_plot(tmp_path, capsys):
+    inst, sol = tmp_path / "w.json", tmp_path / "sol.json"
+    assert (
+        main(
+            [
+                "generate",
+                "batch",
+                "random",
+                "--jobs",
+                "15",
+                "--processors",
+                "8",
+                "--levels",
+                "1",
+                "2",
+                "8",
+                "--seed",
+                "3",
+                "-o",
+                str(inst),
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "solve",
+                str(inst),
+                "-m",
+                "conservative",
+                "-O",
+                "allocation=beplat",
+                "-O",
+                "penalty=exponential",
+                "-o",
+                str(sol),
+            ]
+        )
+        == 0
+    )
+    assert main(["validate", str(inst), str(sol)]) == 0
+    assert main(["export", str(sol), "-o", str(tmp_path / "jobs.csv")]) == 0
+    assert len(list(csv.DictReader((tmp_path / "jobs.csv").open()))) == 15
+    assert main(["plot", str(sol), "-o", str(tmp_path / "g.png")]) == 0
+    assert main(["batch", "gantt", str(sol), "--start", "0", "--end", "20", "-o", str(tmp_path / "w.png")]) == 0
+    assert (tmp_path / "g.png").stat().st_size > 1000 and (tmp_path / "w.png").stat().st_size > 1000
+    capsys.readouterr()
+    assert main(["solve", str(inst), "-m", "conservative", "-O", "allocation=snake"]) == 2
+    assert "allocation" in capsys.readouterr().err
+    assert main(["solve", str(inst), "-m", "easy", "-O", "penalty=cubic"]) == 2
+    assert "penalty" in capsys.readouterr().err
+    assert main(["batch", "gantt", str(sol), "--start", "9", "--end", "9", "-o", str(tmp_path / "x.png")]) == 2
+
+
+def _row(group, variant, instance, **metrics):
+    return {
+        "group": group,
+        "status": "FEASIBLE",
+        "options": json.dumps({"allocation": variant}),
+        "instance_id": instance,
+        "sum_flow": 1.0,
+        **metrics,
+    }
+
+
+def test_chapter_5_normalisation_divides_by_the_mean_of_basic():
+    rows = [
+        _row("KTH", "basic", "a", sum_flow=100.0),
+        _row("KTH", "basic", "b", sum_flow=300.0),
+        _row("KTH", "plat", "a", sum_flow=50.0),
+        _row("KTH", "plat", "b", sum_flow=250.0),
+    ]
+    for r in rows:
+        r["_variant"] = json.loads(r["options"])["allocation"]
+    norm = normalised(rows, "sum_flow")
+    assert norm[("KTH", "basic")] == pytest.approx(1.0)
+    assert norm[("KTH", "plat")] == pytest.approx((50 / 200 + 250 / 200) / 2)
+
+
+def test_report_sections_for_both_chapters():
+    metrics = {
+        "makespan": 10.0,
+        "contiguous_share": 0.5,
+        "local_share": 0.5,
+        "locality_ratio": 1.2,
+        "sum_stretch": 3.0,
+        "contiguity_factor": 1.5,
+        "locality_factor": 1.2,
+        "platform_level_factor": 1.1,
+        "success": 9.0,
+    }
+    rows = [_row("ch4-Curie", v, "i", **metrics) for v in ("basic", "cont")]
+    rows += [_row("KTH-SP2", v, f"k{s}", **metrics) for v in ("basic", "beplat") for s in range(2)]
+    sections = batch_report(rows, {}, "t")
+    assert [type(s) for s in sections] == [Section, Section]
+    assert "chapter 4" in sections[0].title and "chapter 5" in sections[1].title
+    tables = [b for b in sections[1].blocks if isinstance(b, Table)]
+    assert [row[0] for row in tables[0].rows] == ["basic", "beplat"]

@@ -1,0 +1,89 @@
+"""The three simulators against the per-time-unit reference (tests/batch/reference.py) on small random workloads."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from coschedopt import solve, validate
+from coschedopt.batch.generate import random_workload
+from coschedopt.batch.procsets import parse_ids
+
+from . import reference
+
+PLATFORMS = [(8, (1, 2, 8)), (12, (1, 3, 12)), (16, (1, 2, 4, 16)), (6, ())]
+VARIANTS = ("basic", "becont", "cont", "beloc", "loc", "beplat", "plat")
+
+
+def _compare(inst, method, opts):
+    res = solve(inst, method, **opts)
+    validate(inst, res.schedule)
+    ref = reference.simulate(inst, method, opts)
+    s = res.schedule
+    for j in range(inst.n):
+        got = (int(s.start[j]), int(s.end[j]), parse_ids(s.processors[j]).tolist(), bool(s.failed[j]))
+        assert got == ref[j], f"{method} {opts} job {inst.ids[j]}: {got} != reference {ref[j]}"
+
+
+CASES = list(itertools.product(("fcfs", "easy", "conservative"), VARIANTS))
+
+
+@pytest.mark.parametrize("method, variant", CASES)
+def test_simulators_match_the_per_time_unit_reference(method, variant):
+    for seed in range(12):
+        m, levels = PLATFORMS[seed % len(PLATFORMS)]
+        inst = random_workload(14, m, levels, horizon=30, max_run=9, seed=seed)
+        opts = {"allocation": variant}
+        if seed % 3 == 1:
+            opts |= {"penalty": "exponential", "factor": 2.0}
+        if seed % 3 == 2:
+            opts |= {"penalty": "linear", "factor": 1.5}
+        if seed % 4 == 3:
+            opts |= {"topology": "ring"}
+        _compare(inst, method, opts)
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {"allocation": "becont", "becont_rule": "first-fit"},
+        {"allocation": "cont", "cont_rule": "largest"},
+        {"allocation": "becont", "becont_rule": "first-fit", "topology": "ring"},
+        {"allocation": "beplat", "beplat_rule": "clusters"},
+        {"allocation": "plat", "beplat_rule": "clusters", "penalty": "exponential"},
+    ],
+)
+def test_the_other_readings_match_the_reference(opts):
+    for seed in range(10):
+        m, levels = PLATFORMS[seed % len(PLATFORMS)]
+        inst = random_workload(14, m, levels, horizon=30, max_run=9, seed=100 + seed)
+        for method in ("easy", "conservative"):
+            _compare(inst, method, opts)
+
+
+@pytest.mark.parametrize("opts", [{"reassign": False}, {"reassign_penalty": "keep", "penalty": "exponential"}])
+def test_conservative_reassignment_options_match_the_reference(opts):
+    for seed in range(20):
+        m, levels = PLATFORMS[seed % len(PLATFORMS)]
+        inst = random_workload(14, m, levels, horizon=30, max_run=9, seed=200 + seed)
+        _compare(inst, "conservative", opts | {"allocation": VARIANTS[seed % 7]})
+
+
+def test_conservative_never_starts_after_its_first_reservation():
+    for seed in range(30):
+        inst = random_workload(25, 16, (1, 2, 4, 16), horizon=40, max_run=12, seed=300 + seed)
+        for reassign in (True, False):
+            s = solve(inst, "conservative", allocation=VARIANTS[seed % 7], reassign=reassign).schedule
+            assert (s.start <= s.reserved).all()
+            if not reassign:
+                assert (s.start == s.reserved).all()
+
+
+def test_reassignment_moves_jobs_earlier_on_early_completions():
+    moved = 0
+    for seed in range(30):
+        inst = random_workload(25, 16, (1, 2, 4, 16), horizon=40, max_run=12, seed=400 + seed)
+        s = solve(inst, "conservative").schedule
+        moved += int((s.start < s.reserved).sum())
+    assert moved > 0

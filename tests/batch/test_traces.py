@@ -1,0 +1,81 @@
+"""Trace cuts: the thesis's job counts (Table 5.2) with the note's filter, windows, samples, and the SWF reader hook."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from coschedopt import load_instance, solve
+from coschedopt.batch.generate import offline_sample, random_workload, week_instance
+from coschedopt.batch.traces import WEEK, read_trace, trace_instance
+from coschedopt.core import InputError, read_swf
+
+TRACES = Path(__file__).resolve().parents[3] / "shared" / "data" / "traces"
+KTH = "KTH-SP2-1996-2.1-cln.swf.gz"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "trace, jobs, options",
+    [
+        ("CEA-Curie-2011-2.1-cln.swf.gz", 279991, {}),
+        ("LLNL-Thunder-2007-1.1-cln.swf.gz", 97875, {}),
+        ("RICC-2010-2.swf.gz", 431547, {}),
+        ("KTH-SP2-1996-2.1-cln.swf.gz", 20483, {"require_run_within_requested": True}),
+    ],
+)
+def test_table_5_2_job_counts(trace, jobs, options):
+    """status == 1, run > 0, allocated > 0 (and for KTH run <= requested), before any platform cut."""
+    assert read_swf(TRACES / trace, oversize="keep", **options).counts["kept"] == jobs
+
+
+def test_a_week_of_kth_on_the_thesis_platform():
+    inst = week_instance(str(TRACES / KTH), seed=3)
+    assert inst.platform.levels == (1, 2, 10, 100)
+    assert inst.submit.min() >= 0 and inst.submit.max() < WEEK
+    again = week_instance(str(TRACES / KTH), seed=3)
+    assert again.ids == inst.ids and inst.source["trace"] == KTH
+    aligned = week_instance(str(TRACES / KTH), align=True, seed=0)
+    assert aligned.submit.min() == 0  # the first aligned week starts at the first submission
+
+
+def test_offline_sample_of_chapter_4():
+    inst = offline_sample(str(TRACES / KTH), jobs=50, processors=64, cluster_size=16, seed=1)
+    assert inst.n == 50 and (inst.submit == 0).all() and (inst.requested_time == inst.run_time).all()
+    assert inst.platform.levels == (1, 4, 64) and inst.size.max() <= 64
+
+
+def test_an_empty_window_is_refused():
+    trace = read_trace(TRACES / KTH)
+    with pytest.raises(InputError, match="no job") as e:
+        trace_instance(trace, start=10**10, end=10**10 + WEEK)
+    assert e.value.where == "window"
+
+
+def test_jobs_larger_than_the_thesis_platform_are_dropped_and_counted():
+    trace = read_trace(TRACES / "LLNL-Thunder-2007-1.1-cln.swf.gz")
+    assert trace.counts["oversize"] == 101 and int(trace.size.max()) <= 1024
+
+
+def test_an_swf_file_is_an_instance(tmp_path):
+    with gzip.open(TRACES / KTH, "rt") as fh:
+        head = [next(fh) for _ in range(400)]
+    p = tmp_path / "kth-head.swf"
+    p.write_text("".join(head))
+    inst = load_instance(p)
+    assert inst.kind == "batch" and inst.platform.levels == (1, 100)  # no thesis name: one cluster of MaxProcs
+    res = solve(inst, "easy")
+    assert res.schedule is not None
+    bad = tmp_path / "bad.swf"
+    bad.write_text("".join(head[:40]) + "1 2 3\n")
+    with pytest.raises(InputError) as e:
+        load_instance(bad)
+    assert str(e.value) == f"{bad}: 41: expected 18 fields, got 3: '1 2 3'"  # the file named once
+
+
+def test_random_workload_is_seeded():
+    a, b = random_workload(10, 8, seed=4), random_workload(10, 8, seed=4)
+    assert np.array_equal(a.submit, b.submit) and np.array_equal(a.size, b.size)
