@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
 import coschedopt as cs
-from coschedopt.bench import load_suite, result_table, run_suite, write_report
+from coschedopt.bench import result_table, run_suite, write_report
 from coschedopt.bench.report import Figure, Table
+from coschedopt.bench.suite import parse_suite, resolve_suite_path
 from coschedopt.combos.generate import random_combos_instance
 from coschedopt.combos.report import competitive_ratio_sections
 
@@ -83,8 +86,12 @@ def test_the_report_carries_the_family_section(db, tmp_path):
     assert (tmp_path / "report" / "figures" / "combos-small-figure6.png").stat().st_size > 0
 
 
-@pytest.mark.slow
 def test_the_paper_suite_expands_to_the_papers_experiment():
-    suite = load_suite("paper-combos")
-    assert len(suite.instances) == 9 * 50 and len(suite.cells) == 9 * 50 * 14
+    path = resolve_suite_path("paper-combos")
+    config = tomllib.loads(path.read_text())
+    assert all(block["seeds"] == list(range(50)) for block in config["instances"])  # 50 systems per alpha range
+    for block in config["instances"]:  # one system per range is enough to check the expansion
+        block["seeds"] = [0]
+    suite = parse_suite(config, path=path)
+    assert len(suite.instances) == 9 and len(suite.cells) == 9 * 14
     assert sorted({e.size["alpha"] for e in suite.instances}) == pytest.approx([0.1 * i for i in range(1, 10)])
