@@ -16,6 +16,7 @@ registers the family, its simulators, its generators
 """
 
 from ..core import Family, register_family
+from . import metrics as metrics_module
 from .instance import BatchInstance
 from .metrics import batch_metrics
 from .schedule import BatchSchedule, sum_flow, validate_schedule
@@ -31,6 +32,8 @@ FAMILY = register_family(
         validate=validate_schedule,
         objective=sum_flow,
         objective_name="sum flow",
+        metric_definitions=metrics_module.METRIC_DEFINITIONS,
+        objective_scaled_metrics=metrics_module.OBJECTIVE_SCALED_METRICS,
         metrics=batch_metrics,
         describe=lambda inst: {"n": inst.n, "P": inst.processors},
         plotter="coschedopt.batch.plot:draw_batch_schedule",

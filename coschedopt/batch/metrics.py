@@ -28,6 +28,29 @@ from .schedule import BatchSchedule
 STRETCH_BOUND = 10
 
 
+#: the columns of :func:`batch_metrics`, as the benchmark report defines them (job j submitted at r_j,
+#: started at s_j, ended at e_j, run time p_j; P processors)
+METRIC_DEFINITIONS = {
+    "makespan": "the last end minus the first submission.",
+    "sum_flow": "sum_j (e_j - r_j), with penalised run times.",
+    "mean_flow": "the mean of e_j - r_j.",
+    "sum_wait": "sum_j (s_j - r_j).",
+    "mean_wait": "the mean of s_j - r_j.",
+    "sum_stretch": "sum_j of the bounded stretch (e_j - r_j) / max(p_j, 10 s), clamped below at 1.",
+    "mean_stretch": "the mean bounded stretch.",
+    "utilisation": "processor-seconds used / (P x makespan).",
+    "contiguity_factor": "the mean number of maximal id ranges per job (1: every job contiguous).",
+    "locality_factor": "the mean of clusters used / ceil(size / cluster size).",
+    "platform_level_factor": "the mean of the platform level L / L_min (section 5.6.4).",
+    "success": "the number of jobs not killed for running past their requested time.",
+    "contiguous_share": "the share of jobs on one range of ids (chapter 4).",
+    "local_share": "the share of jobs on the least possible number of clusters (chapter 4).",
+    "locality_ratio": "E[K] / E[K*]: mean clusters used over the mean least possible (section 4.6.2).",
+}
+#: metrics equal to the objective divided by a constant of the instance
+OBJECTIVE_SCALED_METRICS = ("sum_flow", "mean_flow")
+
+
 def job_shapes(instance: BatchInstance, schedule: BatchSchedule) -> dict[str, np.ndarray]:
     """Per job: ``ranges``, ``clusters`` used, ``min_clusters``, ``level`` L and ``min_level`` L_min."""
     plat = instance.platform

@@ -18,6 +18,7 @@ Applications change their node needs during the run along a known evolution prof
 """
 
 from ..core import Family, register_family
+from . import metrics as metrics_module
 from .instance import Application, EvolvingInstance
 from .metrics import evolving_metrics
 from .profile import Profile, fits
@@ -33,6 +34,8 @@ FAMILY = register_family(
         validate=validate_schedule,
         objective=makespan,
         objective_name="makespan",
+        metric_definitions=metrics_module.METRIC_DEFINITIONS,
+        objective_scaled_metrics=metrics_module.OBJECTIVE_SCALED_METRICS,
         metrics=evolving_metrics,
         describe=lambda inst: {"applications": inst.n, "stages": inst.total_stages, "nodes": inst.nodes},
         plotter="coschedopt.evolving.plot:draw_resource_profile",

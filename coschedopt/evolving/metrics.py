@@ -32,6 +32,26 @@ from .instance import EvolvingInstance
 from .listsched import cbf_schedule
 from .schedule import TIME_RTOL, EvolvingSchedule, makespan
 
+#: the columns of :func:`evolving_metrics`, as the benchmark report defines them (section 5.1; every
+#: relative measure is over CBF's value on the same test)
+METRIC_DEFINITIONS = {
+    "waste_pct": "reserved but unused node-seconds over the used ones, in % (Table 1).",
+    "reservation_rel": "reserved node-seconds / CBF's (Table 1).",
+    "utilisation_pct": "used node-seconds / (nodes x makespan), in % (Table 1).",
+    "makespan_rel": "makespan / CBF's makespan (Table 1).",
+    "avg_jct_rel": "mean completion time / CBF's (Table 2).",
+    "avg_jwt_rel": "mean start (waiting) time / CBF's (Table 2).",
+    "stretches_pct": "the share of applications with a stretched stage, in % (Table 2).",
+    "job_stretch_pct_min": "per application (sum d' - sum d) / sum d in %, the least over the test.",
+    "job_stretch_pct_mean": "per application (sum d' - sum d) / sum d in %, the mean over the test.",
+    "job_stretch_pct_max": "per application (sum d' - sum d) / sum d in %, the largest over the test.",
+    "job_waste_pct_min": "per application, reserved but unused over used node-seconds in %, the least.",
+    "job_waste_pct_mean": "per application, reserved but unused over used node-seconds in %, the mean.",
+    "job_waste_pct_max": "per application, reserved but unused over used node-seconds in %, the largest.",
+}
+#: metrics equal to the makespan divided by a constant of the instance (CBF's makespan)
+OBJECTIVE_SCALED_METRICS = ("makespan_rel",)
+
 
 def reserved_area(schedule: EvolvingSchedule) -> float:
     """Node-seconds the schedule reserves (its stages, or each application's peak block if rigid)."""

@@ -8,6 +8,7 @@ Importing this package registers the family, its methods and its generators.
 """
 
 from ..core import Family, register_family
+from . import metrics as metrics_module
 from .bounds import area_bound, best_lower_bound, lambda_bound, longest_task_bound
 from .instance import HybridInstance, describe
 from .metrics import hybrid_metrics
@@ -23,6 +24,8 @@ FAMILY = register_family(
         validate=validate_schedule,
         objective=makespan,
         objective_name="makespan",
+        metric_definitions=metrics_module.METRIC_DEFINITIONS,
+        objective_scaled_metrics=metrics_module.OBJECTIVE_SCALED_METRICS,
         metrics=hybrid_metrics,
         describe=describe,
         plotter="coschedopt.hybrid.plot:draw_hybrid_schedule",

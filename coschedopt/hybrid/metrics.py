@@ -13,6 +13,18 @@ from .bounds import best_lower_bound
 from .instance import HybridInstance
 from .schedule import HybridSchedule, makespan
 
+#: the columns of :func:`hybrid_metrics`, as the benchmark report defines them (p_j, p̄_j: the
+#: CPU and GPU times of task j, m CPUs and k GPUs, C_max the makespan)
+METRIC_DEFINITIONS = {
+    "ratio_to_lower_bound": "C_max / LB, LB the best certified lower bound (max_j min(p_j, p̄_j), the area LP, "
+    "LB_λ): at least the ratio to the optimum; lower is better.",
+    "gpu_task_share": "the share of the tasks run on a GPU.",
+    "cpu_utilisation": "busy CPU time / (m x C_max), 0 without CPUs.",
+    "gpu_utilisation": "busy GPU time / (k x C_max), 0 without GPUs.",
+}
+#: metrics equal to the makespan divided by a constant of the instance
+OBJECTIVE_SCALED_METRICS = ("ratio_to_lower_bound",)
+
 
 def ratio_to_lower_bound(instance: HybridInstance, schedule: HybridSchedule) -> float:
     """C_max / the best certified lower bound (LB_λ on the data's grid): >= the ratio to OPT."""

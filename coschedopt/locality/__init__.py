@@ -11,6 +11,7 @@ its command.  It shares nothing with the other families except :mod:`coschedopt.
 """
 
 from ..core import Family, register_family
+from . import metrics as metrics_module
 from .instance import CONSTRAINTS, TOPOLOGIES, Job, LocalityInstance, make_instance
 from .metrics import locality_metrics
 from .schedule import Assignment, LocalitySchedule, makespan, validate_schedule
@@ -26,6 +27,8 @@ FAMILY = register_family(
         validate=validate_schedule,
         objective=makespan,
         objective_name="makespan",
+        metric_definitions=metrics_module.METRIC_DEFINITIONS,
+        objective_scaled_metrics=metrics_module.OBJECTIVE_SCALED_METRICS,
         metrics=locality_metrics,
         describe=lambda inst: {
             "n": inst.n,

@@ -17,6 +17,20 @@ import numpy as np
 from .instance import LocalityInstance
 from .schedule import LocalitySchedule, clusters_of, id_ranges, makespan
 
+#: the columns of :func:`locality_metrics`, as the benchmark report defines them (A = sum_j p_j size_j,
+#: m processors in clusters of ell, C_max the makespan)
+METRIC_DEFINITIONS = {
+    "makespan_over_bound": "C_max / max(A / m, max_j p_j): the quantity Theorems 4-5 bound (>= 1; <= 3 for "
+    "NFDH + list scheduling).",
+    "utilisation": "A / (m x C_max).",
+    "contiguous_jobs": "the share of jobs whose ids form one range (on the instance's topology).",
+    "local_jobs": "the share of jobs using the least possible number of clusters, ceil(size / ell).",
+    "contiguity_factor": "the mean number of id ranges per job (1: every job contiguous).",
+    "locality_factor": "the mean of clusters used / ceil(size / ell) (1: every job local).",
+}
+#: metrics equal to the makespan divided by a constant of the instance
+OBJECTIVE_SCALED_METRICS = ("makespan_over_bound",)
+
 
 def locality_metrics(instance: LocalityInstance, schedule: LocalitySchedule) -> dict[str, float]:
     """The columns of the result table for one schedule."""

@@ -102,3 +102,10 @@ def test_a_preparation_runs_once_per_process_outside_the_timed_call():
     assert PREPARED == [1]  # once per process
     assert first.stats["prepare_seconds"] >= 0.2 > first.runtime  # reported apart, not in the runtime
     assert "prepare_seconds" not in second.stats
+
+
+def test_every_shipped_family_defines_its_metrics_for_the_report():
+    for kind in cs.FAMILIES:
+        fam = cs.core.get_family(kind)
+        assert fam.metric_definitions, kind
+        assert set(fam.objective_scaled_metrics) <= set(fam.metric_definitions), kind
