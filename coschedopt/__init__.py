@@ -24,7 +24,7 @@ from .core import (
 )
 
 #: the problem families shipped with the toolkit; importing one registers it
-FAMILIES = ("pack", "combos")
+FAMILIES = ("pack", "combos", "online")
 
 for _family in FAMILIES:
     importlib.import_module(f"{__name__}.{_family}")
