@@ -169,7 +169,8 @@ class OnlineInstance:
             raise InputError(f"an instance must be a JSON object, got {type(data).__name__}")
         unknown = sorted(set(data) - _FIELDS)
         if unknown:
-            raise InputError(f"unknown field {unknown[0]!r}; fields: {', '.join(sorted(_FIELDS))}", where=unknown[0])
+            u = unknown[0]
+            raise InputError(f"unknown field {u!r} = {data[u]!r}; fields: {', '.join(sorted(_FIELDS))}", where=u)
         for key in ("processors", "tasks"):
             if key not in data:
                 raise InputError(f"missing field {key!r}", where=key)
@@ -183,7 +184,7 @@ class OnlineInstance:
             extra = sorted(set(t) - _TASK_FIELDS)
             if extra:
                 raise InputError(
-                    f"unknown field {extra[0]!r}; fields: {', '.join(sorted(_TASK_FIELDS))}",
+                    f"unknown field {extra[0]!r} = {t[extra[0]]!r}; fields: {', '.join(sorted(_TASK_FIELDS))}",
                     where=f"tasks[{i}].{extra[0]}",
                 )
             for key in ("release", "time"):

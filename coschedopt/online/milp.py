@@ -108,6 +108,8 @@ def solve_milp(
 
     deadline = Deadline(time_limit)
     w = start_windows(instance, "milp", max_tasks=MAX_TASKS, max_starts=MAX_STARTS)
+    if w.starts == instance.n:  # a single start per task: the incumbent's, at each release
+        return Result(Status.OPTIMAL, w.incumbent, stats={"variables": 0})
     model = build_milp(w, instance.processors)
     solver = Highs()
     config: dict[str, Any] = {
