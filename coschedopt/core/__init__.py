@@ -33,6 +33,7 @@ from .registry import (
 from .result import Result
 from .rng import make_rng
 from .status import Status
+from .swf import SWF_DTYPE, SWF_FIELDS, SWFHeader, SWFOptions, SWFTrace, iter_swf_chunks, read_swf, read_swf_header
 
 __all__ = [
     "Deadline",
@@ -44,6 +45,11 @@ __all__ = [
     "NoOptions",
     "OptionSpec",
     "Result",
+    "SWFHeader",
+    "SWFOptions",
+    "SWFTrace",
+    "SWF_DTYPE",
+    "SWF_FIELDS",
     "Status",
     "available_cores",
     "check_options",
@@ -52,6 +58,7 @@ __all__ = [
     "get_family",
     "get_method",
     "instance_from_dict",
+    "iter_swf_chunks",
     "load_instance",
     "load_schedule",
     "make_rng",
@@ -61,6 +68,8 @@ __all__ = [
     "option",
     "quiet_highs",
     "read_json",
+    "read_swf",
+    "read_swf_header",
     "register_family",
     "resolve",
     "save_instance",
