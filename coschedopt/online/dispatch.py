@@ -51,6 +51,8 @@ class QueuePool:
         self.largest = np.zeros(size)
         self.end = np.full(size, -np.inf)
         self.counter = np.zeros(size, dtype=np.int64)
+        self._mixed = np.zeros(size, dtype=np.int64)  # scratch: queues to evaluate exactly
+        self._bound = np.zeros(size)  # scratch: their lower bounds
 
     # ------------------------------------------------------------------ queues
 
@@ -80,55 +82,84 @@ class QueuePool:
 
     def choose(
         self, now: float, p: float, *, srpt: bool = False, strict: bool = False, tau: int | None = None
-    ) -> tuple[int, np.ndarray]:
+    ) -> tuple[int, float]:
         """The local index of the processor of least ΔF for a task of size ``p`` arriving at ``now``,
-        and the remaining times p_k(now) of the running tasks.
+        and the remaining time p_k(now) of its running task (0 if idle).
 
         ``srpt``: the SRPT variant where T_j would preempt (``strict``: only when
         p_j < p_k(now)); ``tau``: the SPT-RD variant where T_j would trigger a redirection.
         """
-        remaining = self.end - now
-        np.maximum(remaining, 0.0, out=remaining)
-        count, smallest = self.count, self.smallest
-        below = self.largest <= p  # every queued size <= p (empty queues too): Σ min = total work
-        value = np.where(below, self.work, count * p)
-        value += remaining
-        value += p
-        mixed = ~below
-        mixed &= smallest < p
-        cut = None
-        if tau is not None:
-            cut = (count + 1) * remaining * ((remaining > p) & (self.counter == tau - 1))
-            value -= cut
-        preempt = None
-        if srpt:
-            preempt = (remaining > p) if strict else (remaining >= p)
-            if preempt.any():
-                longer = np.where(smallest > p, count, 0.0) + (remaining > p)
-                value = np.where(preempt, p + p * longer, value)
-                mixed = np.where(preempt, ~below & (smallest <= p), mixed)
-        if mixed.any():
-            bound = remaining + p + count * np.minimum(smallest, p)
-            if cut is not None:
-                bound -= cut
-            if preempt is not None:
-                bound = np.where(preempt, p, bound)
-            value[mixed] = np.inf
-            best = value.min()
-            for i in np.flatnonzero(mixed).tolist():
-                if bound[i] <= best:
-                    value[i] = self._exact(i, p, remaining[i], preempt is not None and bool(preempt[i]), tau)
-                    best = min(best, value[i])
-        return int(np.argmin(value)), remaining
+        best, value, mixed = _scan(
+            self.end, self.count, self.work, self.smallest, self.largest, self.counter,
+            now, p, srpt, strict, 0 if tau is None else tau, self._mixed, self._bound,
+        )  # fmt: skip
+        for k in range(mixed):
+            i = int(self._mixed[k])
+            if self._bound[k] <= value:
+                exact = self._exact(i, p, max(self.end[i] - now, 0.0), srpt, strict, tau)
+                if exact < value or (exact == value and i < best):
+                    best, value = i, exact
+        return best, max(float(self.end[best]) - now, 0.0)
 
-    def _exact(self, i: int, p: float, remaining: float, preempting: bool, tau: int | None) -> float:
+    def _exact(self, i: int, p: float, remaining: float, srpt: bool, strict: bool, tau: int | None) -> float:
         """ΔF_i from the sorted sizes of queue i (a queue with sizes on both sides of p)."""
         sizes = self.sizes[i]
         k = bisect.bisect_right(sizes, p)
         longer = len(sizes) - k
-        if preempting:
+        if srpt and (remaining > p if strict else remaining >= p):
             return p + p * (longer + (remaining > p))
         value = remaining + sum(sizes[:k]) + p + p * longer
         if tau is not None and remaining > p and self.counter[i] == tau - 1:
             value -= (len(sizes) + 1) * remaining
         return value
+
+
+def _scan(
+    end: np.ndarray,
+    count: np.ndarray,
+    work: np.ndarray,
+    smallest: np.ndarray,
+    largest: np.ndarray,
+    counter: np.ndarray,
+    now: float,
+    p: float,
+    srpt: bool,
+    strict: bool,
+    tau: int,
+    mixed: np.ndarray,
+    bound: np.ndarray,
+) -> tuple[int, float, int]:
+    """One pass over the pool: the processor of least ΔF among the queues whose ΔF is exact from
+    their summary (ties to the lowest index), and the others in ``mixed`` with lower bounds in
+    ``bound``; returns (best index, its ΔF, number of mixed queues).  Compiled by numba."""
+    best, value, n_mixed = -1, np.inf, 0
+    for i in range(len(end)):
+        remaining = max(end[i] - now, 0.0)
+        below = largest[i] <= p  # every queued size <= p (empty queues too): Σ min = total work
+        needs_exact = not below and smallest[i] < p
+        v = (work[i] if below else count[i] * p) + remaining + p
+        low = remaining + p + count[i] * min(smallest[i], p)
+        if tau > 0 and remaining > p and counter[i] == tau - 1:
+            cut = (count[i] + 1) * remaining
+            v -= cut
+            low -= cut
+        if srpt and (remaining > p if strict else remaining >= p):
+            longer = (count[i] if smallest[i] > p else 0.0) + (1.0 if remaining > p else 0.0)
+            v = p + p * longer
+            needs_exact = not below and smallest[i] <= p
+            low = p
+        if needs_exact:
+            mixed[n_mixed] = i
+            bound[n_mixed] = low
+            n_mixed += 1
+        elif v < value:
+            best, value = i, v
+    return best, value, n_mixed
+
+
+try:
+    import numba
+
+    _scan = numba.njit(cache=True)(_scan)
+except ImportError:  # pragma: no cover - numba is a dependency; the plain loop gives the same result, slower
+    pass

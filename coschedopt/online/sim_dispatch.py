@@ -101,8 +101,7 @@ def simulate_dispatch(instance: OnlineInstance, run: PolicyRun) -> OnlineSchedul
                     to_dedicated(j, t)
                     continue
             pool = pools[0]
-            i, remaining = pool.choose(t, p, srpt=srpt, strict=strict, tau=tau)
-            left = remaining[i]
+            i, left = pool.choose(t, p, srpt=srpt, strict=strict, tau=tau)
             if running[i] < 0:
                 pool.push(i, (p, release[j], j))
                 to_serve.add(i)
