@@ -34,7 +34,7 @@ FAMILY = register_family(
     )
 )
 
-from . import cpsat, generate, milp, policies  # noqa: E402,F401  (register the methods and generators)
+from . import cpsat, generate, method_c, milp, policies  # noqa: E402,F401  (register methods and generators)
 
 __all__ = [
     "FAMILY",
