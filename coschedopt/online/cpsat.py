@@ -2,20 +2,20 @@
 
 Start s_j = r_j + o_j with o_j in [0, L_j - r_j] (windows of :mod:`.offline`), a
 fixed-size interval [s_j, s_j + p_j) per task, one cumulative constraint of
-capacity m (no-overlap when m = 1); the contribution of T_j is an element of its
-cost table indexed by o_j (affine in o_j for the flow sum and maximum, where it is
-written as such; likewise the stretch sum and maximum with exact integer weights).  Tasks with equal release and size are interchangeable: their
+capacity m (no-overlap when m = 1).  The contribution of T_j is linear in o_j for
+the sums and maxima (w_j (o_j + p_j) with w_j = 1 for flows, 1 / max(p_j, B) for
+stretches), an element of its cost table indexed by o_j for the L2 norms and the
+clamped stretch.  Tasks with equal release and size are interchangeable: their
 starts are ordered.  The incumbent policy schedule is the search hint.
 
-CP-SAT takes integer costs.  Flows are integers.  A stretch F_j / max(p_j, B) is
-scaled by L = lcm of the denominators max(p_j, B) when they are integers and the
-scaled costs stay below 2^53 (the costs are then exact integers, squares included);
-otherwise every cost is rounded to a multiple of 1/S with S a power of two chosen
-so the sum stays below 2^53.  With rounding, the CP-SAT optimum is exact for the
-rounded costs and the returned bound accounts for the rounding
-(OPT >= (OPT_S - n/2) / S for the sums, (OPT_S - 1/2) / S for the maxima), and the
-status is OPTIMAL only when the rounding error cannot change the optimal value by
-more than a relative 1e-9.
+CP-SAT takes integer costs.  Flows are integers.  Stretch weights are scaled by
+L = lcm of the denominators max(p_j, B) when they are integers and the scaled
+costs stay below 2^53 (exact integers, squares included); otherwise they are
+rounded on a power-of-two scale S near 2^53 / (the largest objective), and the
+rounding's largest effect on the objective (the slack: Σ_j |S/d_j - w_j| F_j^max
+for the linear costs, half a unit per task for the tables) is taken off the bound.
+The status is OPTIMAL when CP-SAT proves its optimum and the costs are exact, or
+when, rounded, the certified gap is below a relative 1e-9.
 """
 
 from __future__ import annotations
@@ -40,27 +40,47 @@ _EXACT_LIMIT = 2.0**53
 
 @dataclass(frozen=True)
 class IntegerCosts:
-    """``tables[j][o]`` = round(scale · g_j) for start offset o; ``exact`` when no rounding happened."""
+    """Task j's integer cost at start offset o: ``weights[j] * (o + p_j)`` when ``weights`` is set
+    (sums and maxima without the clamp: linear in the start), else ``tables[j][o]``.  The true
+    objective (in the model's units) is the integer one over ``scale``, within ``slack / scale``."""
 
     tables: list[np.ndarray]
+    weights: np.ndarray | None
     scale: float
-    exact: bool
+    slack: float
+
+    @property
+    def exact(self) -> bool:
+        return self.slack == 0
 
 
 def integer_costs(w: StartWindows) -> IntegerCosts:
-    """Scale the cost tables of ``w`` to integers (see the module docstring)."""
+    """Scale the contributions of ``w`` to integers: exactly where a common denominator fits
+    below 2^53, else rounded with the slack the rounding can cost (see the module docstring)."""
     inst = w.instance
+    p = inst.time.astype(np.int64)
+    longest = np.array([len(c) - 1 for c in w.costs]) + p  # the largest flow of each window
+    stretch = inst.objective.endswith("stretch")
+    d = inst.stretch_denominator if stretch else np.ones(inst.n)
+    integral = bool(np.all(d == np.round(d)))
+    lcm = math.lcm(*(int(x) for x in d)) if integral else 0
+    if w.kind != "l2" and not (stretch and inst.clamp_stretch):
+        total = float((longest / d).sum())
+        if integral and total * lcm < _EXACT_LIMIT:
+            weights, scale = np.array([lcm // int(x) for x in d], dtype=np.int64), float(lcm)
+        else:
+            scale = 2.0 ** math.floor(math.log2(_EXACT_LIMIT / total / 8))
+            weights = np.rint(scale / d).astype(np.int64)
+        error = np.abs(scale / d - weights) * longest
+        slack = float(error.max() if w.kind == "max" else error.sum())
+        tables = [weights[j] * (np.arange(len(c)) + p[j]) for j, c in enumerate(w.costs)]
+        return IntegerCosts(tables, weights, scale, slack)
     worst = sum(float(c[-1]) for c in w.costs)
-    if inst.objective.endswith("flow"):
-        return IntegerCosts([np.rint(c).astype(np.int64) for c in w.costs], 1.0, True)
-    d = inst.stretch_denominator
-    if np.all(d == np.round(d)) and not inst.clamp_stretch:
-        lcm = math.lcm(*(int(x) for x in d))
-        scale = float(lcm * lcm if w.kind == "l2" else lcm)
-        if worst * scale < _EXACT_LIMIT:
-            return IntegerCosts([np.rint(c * scale).astype(np.int64) for c in w.costs], scale, True)
-    scale = 2.0 ** math.floor(math.log2(_EXACT_LIMIT / max(worst, 1e-300) / 4))
-    return IntegerCosts([np.rint(c * scale).astype(np.int64) for c in w.costs], scale, False)
+    scale = float(lcm * lcm if w.kind == "l2" else lcm) if integral else 0.0
+    if integral and worst * scale < _EXACT_LIMIT:
+        return IntegerCosts([np.rint(c * scale).astype(np.int64) for c in w.costs], None, scale, 0.0)
+    scale = 2.0 ** math.floor(math.log2(_EXACT_LIMIT / max(worst, 1e-300) / 8))
+    return IntegerCosts([np.rint(c * scale).astype(np.int64) for c in w.costs], None, scale, 0.5 * inst.n)
 
 
 @dataclass(frozen=True)
@@ -105,7 +125,7 @@ def solve_cpsat(
         found = schedule_from_starts(instance, starts)
         if _true(w, found) <= w.incumbent_value:
             schedule = found
-    slack = 0.0 if costs.exact else (0.5 if w.kind == "max" else 0.5 * instance.n)
+    slack = costs.slack
     bound_scaled = solver.best_objective_bound if code in (cp_model.OPTIMAL, cp_model.FEASIBLE) else -math.inf
     certified = lower_bound(instance)
     if math.isfinite(bound_scaled):
@@ -122,15 +142,13 @@ def _build(cp_model: Any, w: StartWindows, costs: IntegerCosts) -> tuple[Any, li
     model = cp_model.CpModel()
     p = inst.time.astype(np.int64)
     offsets, intervals, terms = [], [], []
-    linear = costs.exact and w.kind != "l2" and not inst.clamp_stretch  # g_j = (o_j + p_j) * scale / d_j
     for j in range(inst.n):
         table = costs.tables[j]
         o = model.new_int_var(0, len(table) - 1, f"o{j}")
         intervals.append(model.new_fixed_size_interval_var(o + int(w.first[j]), int(p[j]), f"run{j}"))
         offsets.append(o)
-        if linear:
-            step = int(table[1] - table[0]) if len(table) > 1 else 0
-            terms.append(step * o + int(table[0]))
+        if costs.weights is not None:
+            terms.append(int(costs.weights[j]) * (o + int(p[j])))
         else:
             g = model.new_int_var(int(table.min()), int(table.max()), f"g{j}")
             model.add_element(o, [int(x) for x in table], g)

@@ -165,13 +165,17 @@ register_generator(
 
 
 def small_cut(
-    instance: OnlineInstance, tasks: int, processors: int, *, horizon: int = 400, seed: int | None = 0
+    instance: OnlineInstance, tasks: int, processors: int, *, max_time: int = 50, seed: int | None = 0
 ) -> OnlineInstance:
-    """A small instance for the exact methods, cut from a Method C instance: ``tasks`` consecutive
-    arrivals from a random position, on ``processors`` processors, with times in a unit chosen so
-    that the release span plus the total size is about ``horizon`` units: releases rounded down,
-    sizes to the nearest unit (at least 1), the stretch bound B divided by the unit (not rounded).
-    Integer data, so that the time-indexed exact methods apply."""
+    """A small integer instance for the exact methods, cut from a Method C instance.
+
+    ``tasks`` consecutive arrivals from a random position keep their sizes and the
+    gaps between their releases, rescaled in time so that their offered load on
+    ``processors`` processors is the whole instance's (a 12-task cut of a
+    200-processor trace would otherwise run 70 times overloaded on 3 processors);
+    times are then counted in a unit of (largest size) / ``max_time``: sizes rounded
+    to the nearest unit (at least 1), releases down, the stretch bound B divided by
+    the unit.  Integer data, so that the time-indexed exact methods apply."""
     if not 1 <= tasks <= instance.n:
         raise InputError(f"must be between 1 and {instance.n}, got {tasks}", where="--tasks")
     if processors < 1:
@@ -179,7 +183,10 @@ def small_cut(
     first = int(make_rng(seed).integers(0, instance.n - tasks + 1))
     pick = instance.arrival_order[first : first + tasks]
     r, p = instance.release[pick] - instance.release[pick].min(), instance.time[pick]
-    unit = (float(r.max()) + float(p.sum())) / horizon
+    span = float(r.max())
+    if span > 0:  # stretch or squeeze the arrivals to the instance's offered load
+        r = r * (float(p.sum()) / (processors * instance.offered_load() * span))
+    unit = float(p.max()) / max_time
     return OnlineInstance(
         release=np.floor(r / unit),
         time=np.maximum(1.0, np.round(p / unit)),
