@@ -99,21 +99,16 @@ class OnlineSchedule:
     def to_dict(self) -> dict[str, Any]:
         order = np.lexsort((self.start, self.task))
         names = self.task_names
+        task, proc = self.task[order].tolist(), self.processor[order].tolist()
+        start, end, outcome = self.start[order].tolist(), self.end[order].tolist(), self.outcome[order].tolist()
         tasks: list[dict[str, Any]] = []
         current = -1
-        for k in order.tolist():
-            j = int(self.task[k])
+        for j, q, s, e, o in zip(task, proc, start, end, outcome, strict=True):
             if j != current:
-                tasks.append({"task": names[j] if names else f"T{j}", "runs": []})
+                runs: list[dict[str, Any]] = []
+                tasks.append({"task": names[j] if names else f"T{j}", "runs": runs})
                 current = j
-            tasks[-1]["runs"].append(
-                {
-                    "processor": int(self.processor[k]),
-                    "start": _plain(float(self.start[k])),
-                    "end": _plain(float(self.end[k])),
-                    "outcome": OUTCOMES[int(self.outcome[k])],
-                }
-            )
+            runs.append({"processor": q, "start": _plain(s), "end": _plain(e), "outcome": OUTCOMES[o]})
         out: dict[str, Any] = {"tasks": tasks}
         if self.dedicated:
             out["dedicated"] = self.dedicated
