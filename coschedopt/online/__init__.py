@@ -27,14 +27,14 @@ FAMILY = register_family(
         objective=online_objective,
         objective_name="objective",
         metrics=online_metrics,
-        describe=lambda inst: {"n": inst.n, "m": inst.processors},
+        describe=lambda inst: {"n": inst.n, "m": inst.processors, "criterion": inst.objective},
         plotter="coschedopt.online.plot:draw_online_schedule",
         figsize=lambda inst: (10.0, min(12.0, 1.2 + 0.35 * inst.processors)),
         report="coschedopt.online.report:online_sections",
     )
 )
 
-from . import cpsat, generate, method_c, milp, policies  # noqa: E402,F401  (register methods and generators)
+from . import cpsat, generate, method_c, milp, policies, table31  # noqa: E402,F401  (register everything)
 
 __all__ = [
     "FAMILY",
