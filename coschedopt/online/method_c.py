@@ -21,13 +21,14 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from functools import lru_cache
 
 import numpy as np
 
 from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
 from .instance import OBJECTIVES, OnlineInstance
-from .traces import PRESETS, read_trace_jobs
+from .traces import PRESETS, find_trace, read_trace_jobs
 
 DAY = 86400.0
 ROUNDINGS = ("round", "floor", "ceil")
@@ -53,6 +54,7 @@ def method_c_instance(
     ``start`` (seconds, in the trace's clock) fixes the window instead of drawing it.
     """
     preset = PRESETS.get(str(trace))
+    find_trace(trace)  # a missing trace is the first thing to report
     if window_days is None:
         if preset is None:
             raise InputError(f"a trace without a preset needs a window length, got {trace!r}", where="--window-days")
@@ -203,15 +205,21 @@ def _cut_arguments(parser: argparse.ArgumentParser) -> None:
     _arguments(parser)
     parser.add_argument("--tasks", "-n", type=int, default=12, help="tasks of the cut (default 12)")
     parser.add_argument("--cut-processors", type=int, default=3, help="processors of the cut (default 3)")
-    parser.add_argument(
-        "--horizon", type=int, default=400, help="release span + total size, in time units (default 400)"
-    )
+    parser.add_argument("--max-time", type=int, default=50, help="the largest size, in time units (default 50)")
 
 
 def _make_cut(
-    *, tasks: int = 12, cut_processors: int = 3, horizon: int = 400, seed: int = 0, **method_c
+    *, tasks: int = 12, cut_processors: int = 3, max_time: int = 50, seed: int = 0, **method_c
 ) -> OnlineInstance:
-    return small_cut(_make(seed=seed, **method_c), tasks, cut_processors, horizon=horizon, seed=seed)
+    return small_cut(
+        _cached_make(seed, tuple(sorted(method_c.items()))), tasks, cut_processors, max_time=max_time, seed=seed
+    )
+
+
+@lru_cache(maxsize=4)
+def _cached_make(seed: int, method_c: tuple) -> OnlineInstance:
+    """A suite cuts one Method C instance once per objective: build it once (instances are immutable)."""
+    return _make(seed=seed, **dict(method_c))
 
 
 register_generator(
