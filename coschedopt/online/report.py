@@ -214,6 +214,7 @@ def sweep_figure(sweep: Sweep, name: str) -> bytes:
                 [x for x, _ in pts], [v for _, v in pts], marker=".", lw=1, label=f"{'τ' if col < 2 else 'm_d'}={line}"
             )
         ax.set_xlabel("m_d" if col < 2 else "τ")
+        ax.set_yscale("log")
         ax.set_title(f"{name}: {NAMES[key]}", fontsize=9)
         ax.legend(fontsize=6, ncol=2)
     fig.tight_layout()
