@@ -39,135 +39,154 @@ class _Proc:
 def reference_schedule(instance: OnlineInstance, run: PolicyRun) -> OnlineSchedule:
     """The schedule of ``run.policy`` on ``instance``, simulated naively (see the module docstring)."""
     run.check(instance)
-    r, p = instance.release.tolist(), instance.time.tolist()
-    n, m = instance.n, instance.processors
-    main = run.main_pool(m)
-    procs = [_Proc() for _ in range(m)]
-    left = list(p)  # remaining work of each task (SRPT)
-    common: list[int] = []
-    dedicated_common: list[int] = []
-    draws = run.draws(n).tolist()
-    pmax = 0.0
-    runs: list[tuple[int, int, float, float, int]] = []
-    pending = sorted(range(n), key=lambda j: (r[j], j))
+    return _Naive(instance, run).simulate()
 
-    def size_key(j: int) -> tuple:
-        return (left[j], r[j], j)
 
-    def key(j: int) -> tuple:
-        return (pending_rank[j],) if run.order == "fcfs" else size_key(j)
+class _Naive:
+    """Plain lists scanned at every step; every rule written as the thesis states it."""
 
-    pending_rank = {j: k for k, j in enumerate(pending)}
+    def __init__(self, instance: OnlineInstance, run: PolicyRun) -> None:
+        self.instance, self.run = instance, run
+        self.r, self.p = instance.release.tolist(), instance.time.tolist()
+        self.m, self.main = instance.processors, run.main_pool(instance.processors)
+        self.procs = [_Proc() for _ in range(self.m)]
+        self.left = list(self.p)  # remaining work of each task (SRPT)
+        self.common: list[int] = []
+        self.dedicated_common: list[int] = []
+        self.draws = run.draws(instance.n).tolist()
+        self.pmax = 0.0
+        self.runs: list[tuple[int, int, float, float, int]] = []
+        self.pending = sorted(range(instance.n), key=lambda j: (self.r[j], j))
+        self.arrival_rank = {j: k for k, j in enumerate(self.pending)}
 
-    def start(i: int, j: int, t: float) -> None:
-        procs[i].task, procs[i].start, procs[i].end, procs[i].counter = j, t, t + left[j], 0
+    def simulate(self) -> OnlineSchedule:
+        procs, pending = self.procs, self.pending
+        while pending or any(pr.task >= 0 for pr in procs):
+            t = min([pr.end for pr in procs if pr.task >= 0] + ([self.r[pending[0]]] if pending else []))
+            for i, pr in enumerate(procs):
+                if pr.task >= 0 and pr.end == t:
+                    self.stop(i, t, COMPLETED)
+            while pending and self.r[pending[0]] == t:
+                self.arrive(pending.pop(0), t)
+            self.serve(t)
+        dedicated = self.m - self.main
+        return OnlineSchedule.from_runs(self.runs, dedicated=dedicated, task_names=self.instance.task_names)
 
-    def stop(i: int, t: float, outcome: int) -> int:
-        j = procs[i].task
-        if t > procs[i].start:
-            runs.append((j, i, procs[i].start, t, outcome))
-        procs[i].task = -1
+    def size_key(self, j: int) -> tuple:
+        return (self.left[j], self.r[j], j)
+
+    def start(self, i: int, j: int, t: float) -> None:
+        pr = self.procs[i]
+        pr.task, pr.start, pr.end, pr.counter = j, t, t + self.left[j], 0
+
+    def stop(self, i: int, t: float, outcome: int) -> int:
+        pr = self.procs[i]
+        j = pr.task
+        if t > pr.start:
+            self.runs.append((j, i, pr.start, t, outcome))
+        pr.task = -1
         return j
 
-    def longest(t: float) -> int:
-        busy = [i for i in range(main) if procs[i].task >= 0]
-        return max(busy, key=lambda i: (procs[i].end - t, -i)) if busy else -1
+    def remaining(self, i: int, t: float) -> float:
+        pr = self.procs[i]
+        return pr.end - t if pr.task >= 0 else 0.0
 
-    def marginal_flow(i: int, j: int, t: float, variant: str) -> float:
-        pr = procs[i]
-        pk = pr.end - t if pr.task >= 0 else 0.0
-        queued = [left[x] for x in pr.queue]
-        shorter = sum(q for q in queued if q <= p[j])
-        longer = len([q for q in queued if q > p[j]])
-        if variant == "srpt" and pr.task >= 0 and (p[j] < pk if run.strict_preemption else p[j] <= pk):
-            return p[j] + p[j] * (longer + (1 if pk > p[j] else 0))
-        if variant == "rd" and pr.task >= 0 and p[j] < pk and pr.counter == run.tau - 1:
-            return shorter + p[j] + p[j] * longer - len(queued) * pk
-        return pk + shorter + p[j] + p[j] * longer
+    def preempts(self, j: int, pk: float) -> bool:
+        return self.p[j] < pk if self.run.strict_preemption else self.p[j] <= pk
 
-    def dispatch(j: int, t: float, lo: int, hi: int, variant: str) -> int:
+    def longest(self, t: float) -> int:
+        busy = [i for i in range(self.main) if self.procs[i].task >= 0]
+        return max(busy, key=lambda i: (self.procs[i].end - t, -i)) if busy else -1
+
+    def marginal_flow(self, i: int, j: int, t: float, variant: str) -> float:
+        """ΔF_i of §3.4.4, term by term."""
+        pr, p = self.procs[i], self.p[j]
+        pk = self.remaining(i, t)
+        queued = [self.left[x] for x in pr.queue]
+        shorter = sum(q for q in queued if q <= p)
+        longer = len([q for q in queued if q > p])
+        if variant == "srpt" and pr.task >= 0 and self.preempts(j, pk):
+            return p + p * (longer + (1 if pk > p else 0))
+        if variant == "rd" and pr.task >= 0 and p < pk and pr.counter == self.run.tau - 1:
+            return shorter + p + p * longer - len(queued) * pk
+        return pk + shorter + p + p * longer
+
+    def dispatch(self, j: int, t: float, lo: int, hi: int, variant: str) -> int:
         best, best_value = -1, 0.0
         for i in range(lo, hi):
-            value = marginal_flow(i, j, t, variant)
+            value = self.marginal_flow(i, j, t, variant)
             if best < 0 or value < best_value:
                 best, best_value = i, value
         return best
 
-    def to_dedicated(j: int, t: float) -> None:
-        left[j] = p[j]
-        if run.model == "common":
-            dedicated_common.append(j)
+    def to_dedicated(self, j: int, t: float) -> None:
+        self.left[j] = self.p[j]
+        if self.run.model == "common":
+            self.dedicated_common.append(j)
         else:
-            procs[dispatch(j, t, main, m, "general")].queue.append(j)
+            self.procs[self.dispatch(j, t, self.main, self.m, "general")].queue.append(j)
 
-    def arrive(j: int, t: float) -> None:
-        nonlocal pmax
+    def arrive(self, j: int, t: float) -> None:
+        run = self.run
         if run.redirection == "rr":
-            pmax = max(pmax, p[j])
-            if p[j] >= run.b * pmax and draws[j] <= run.c:
-                to_dedicated(j, t)
+            self.pmax = max(self.pmax, self.p[j])
+            if self.p[j] >= run.b * self.pmax and self.draws[j] <= run.c:
+                self.to_dedicated(j, t)
                 return
         if run.model == "common":
-            arrive_common(j, t)
+            self.arrive_common(j, t)
         else:
-            arrive_dispatch(j, t)
+            self.arrive_dispatch(j, t)
 
-    def arrive_common(j: int, t: float) -> None:
-        free = len([i for i in range(main) if procs[i].task < 0]) > len(common)
+    def arrive_common(self, j: int, t: float) -> None:
+        run = self.run
+        free = len([i for i in range(self.main) if self.procs[i].task < 0]) > len(self.common)
         if run.redirection == "rd" and (run.count_when_idle or not free):
-            i = longest(t)
-            if i >= 0 and p[j] < procs[i].end - t:
-                procs[i].counter += 1
-                if procs[i].counter == run.tau:
-                    to_dedicated(stop(i, t, KILLED), t)
+            i = self.longest(t)
+            if i >= 0 and self.p[j] < self.remaining(i, t):
+                self.procs[i].counter += 1
+                if self.procs[i].counter == run.tau:
+                    self.to_dedicated(self.stop(i, t, KILLED), t)
         elif run.order == "srpt" and not free:
-            i = longest(t)
-            pk = procs[i].end - t if i >= 0 else 0.0
-            if i >= 0 and (p[j] < pk if run.strict_preemption else p[j] <= pk):
-                k = stop(i, t, PREEMPTED)
-                left[k] = pk
-                common.append(k)
-                start(i, j, t)
+            i = self.longest(t)
+            if i >= 0 and self.preempts(j, self.remaining(i, t)):
+                self.left[self.procs[i].task] = self.remaining(i, t)
+                self.common.append(self.stop(i, t, PREEMPTED))
+                self.start(i, j, t)
                 return
-        common.append(j)
+        self.common.append(j)
 
-    def arrive_dispatch(j: int, t: float) -> None:
-        variant = run.order if run.order == "srpt" else run.redirection
-        i = dispatch(j, t, 0, main, variant)
-        pr = procs[i]
-        pk = pr.end - t if pr.task >= 0 else 0.0
-        if pr.task >= 0 and run.order == "srpt" and (p[j] < pk if run.strict_preemption else p[j] <= pk):
-            k = stop(i, t, PREEMPTED)
-            left[k] = pk
-            pr.queue.append(k)
-            start(i, j, t)
+    def arrive_dispatch(self, j: int, t: float) -> None:
+        run = self.run
+        i = self.dispatch(j, t, 0, self.main, run.order if run.order == "srpt" else run.redirection)
+        pr = self.procs[i]
+        pk = self.remaining(i, t)
+        if pr.task >= 0 and run.order == "srpt" and self.preempts(j, pk):
+            self.left[pr.task] = pk
+            pr.queue.append(self.stop(i, t, PREEMPTED))
+            self.start(i, j, t)
             return
         pr.queue.append(j)
-        if pr.task >= 0 and run.redirection == "rd" and p[j] < pk:
+        if pr.task >= 0 and run.redirection == "rd" and self.p[j] < pk:
             pr.counter += 1
             if pr.counter == run.tau:
-                to_dedicated(stop(i, t, KILLED), t)
+                self.to_dedicated(self.stop(i, t, KILLED), t)
 
-    def serve(t: float) -> None:
-        for i in range(m):
-            pr = procs[i]
+    def serve(self, t: float) -> None:
+        for i, pr in enumerate(self.procs):
             if pr.task >= 0:
                 continue
-            source = pr.queue if run.model == "dispatch" else (common if i < main else dedicated_common)
+            if self.run.model == "dispatch":
+                source, key = pr.queue, self.size_key
+            elif i < self.main:
+                source = self.common
+                key = (lambda j: (self.arrival_rank[j],)) if self.run.order == "fcfs" else self.size_key
+            else:
+                source, key = self.dedicated_common, self.size_key
             if source:
-                j = min(source, key=key if (run.model == "common" and i < main) else size_key)
+                j = min(source, key=key)
                 source.remove(j)
-                start(i, j, t)
-
-    while pending or any(pr.task >= 0 for pr in procs):
-        t = min([pr.end for pr in procs if pr.task >= 0] + ([r[pending[0]]] if pending else []))
-        for i, pr in enumerate(procs):
-            if pr.task >= 0 and pr.end == t:
-                stop(i, t, COMPLETED)
-        while pending and r[pending[0]] == t:
-            arrive(pending.pop(0), t)
-        serve(t)
-    return OnlineSchedule.from_runs(runs, dedicated=m - main, task_names=instance.task_names)
+                self.start(i, j, t)
 
 
 def list_schedule(instance: OnlineInstance, order: tuple[int, ...]) -> np.ndarray:

@@ -38,100 +38,115 @@ from .schedule import COMPLETED, KILLED, PREEMPTED, OnlineSchedule
 def simulate_common_queue(instance: OnlineInstance, run: PolicyRun) -> OnlineSchedule:
     """The schedule of a common-queue policy on ``instance`` (every run recorded)."""
     run.check(instance)
-    release, size = instance.release.tolist(), instance.time.tolist()
-    n, m = instance.n, instance.processors
-    main = run.main_pool(m)
-    order, redirection = run.order, run.redirection
-    strict, tau = run.strict_preemption, run.tau
-    draws = run.draws(n).tolist() if redirection == "rr" else None
-    b, c, pmax = run.b, run.c, 0.0
+    return _CommonQueue(instance, run).simulate()
 
-    def key(j: int, work: float) -> tuple:
-        if order == "fcfs":
-            return (rank[j],)
-        return (work, release[j], j)
 
-    rank = [0] * n
-    arrivals = instance.arrival_order.tolist()
-    for k, j in enumerate(arrivals):
-        rank[j] = k
-    queue: list[tuple] = []  # main pool: (key..., task) via tuples ending with the task's work
-    dqueue: list[tuple] = []  # dedicated pool: (p, r, task)
-    idle = list(range(main))
-    didle = list(range(main, m))
-    running = [-1] * m
-    start = [0.0] * m
-    end = [0.0] * m
-    token = [0] * m
-    counter = [0] * m
-    remaining = list(size)
-    events: list[tuple[float, int, int]] = []  # (end, processor, token)
-    longest: list[tuple[float, int, int]] = []  # main pool: (-end, processor, token)
-    track_longest = order == "srpt" or redirection == "rd"
-    runs: list[tuple[int, int, float, float, int]] = []
+class _CommonQueue:
+    """The state of one simulation: processors, the two queues, the event heaps, the runs so far."""
 
-    def begin(i: int, j: int, t: float) -> None:
-        running[i], start[i] = j, t
-        end[i] = t + remaining[j]
-        token[i] += 1
-        counter[i] = 0
-        heapq.heappush(events, (end[i], i, token[i]))
-        if track_longest and i < main:
-            heapq.heappush(longest, (-end[i], i, token[i]))
+    def __init__(self, instance: OnlineInstance, run: PolicyRun) -> None:
+        self.instance, self.run = instance, run
+        self.release, self.size = instance.release.tolist(), instance.time.tolist()
+        n, m = instance.n, instance.processors
+        self.main = run.main_pool(m)
+        self.arrivals = instance.arrival_order.tolist()
+        self.rank = [0] * n
+        for k, j in enumerate(self.arrivals):
+            self.rank[j] = k
+        self.draws = run.draws(n).tolist() if run.redirection == "rr" else []
+        self.pmax = 0.0
+        self.queue: list[tuple] = []  # main pool: (key..., task)
+        self.dqueue: list[tuple] = []  # dedicated pool: (p, r, task)
+        self.idle = list(range(self.main))
+        self.didle = list(range(self.main, m))
+        self.running = [-1] * m
+        self.start = [0.0] * m
+        self.end = [0.0] * m
+        self.token = [0] * m
+        self.counter = [0] * m
+        self.remaining = list(self.size)
+        self.events: list[tuple[float, int, int]] = []  # (end, processor, token)
+        self.longest: list[tuple[float, int, int]] = []  # main pool: (-end, processor, token)
+        self.track_longest = run.order == "srpt" or run.redirection == "rd"
+        self.runs: list[tuple[int, int, float, float, int]] = []
 
-    def stop(i: int, t: float, outcome: int) -> int:
-        j = running[i]
-        if t > start[i]:
-            runs.append((j, i, start[i], t, outcome))
-        running[i] = -1
-        token[i] += 1
+    def simulate(self) -> OnlineSchedule:
+        release, arrivals, events, n = self.release, self.arrivals, self.events, self.instance.n
+        a = 0
+        while a < n or events:
+            t = release[arrivals[a]] if a < n else math.inf
+            if events and events[0][0] <= t:
+                t = events[0][0]
+            while events and events[0][0] <= t:
+                _, i, tok = heapq.heappop(events)
+                if tok == self.token[i]:
+                    self.stop(i, t, COMPLETED)
+                    heapq.heappush(self.idle if i < self.main else self.didle, i)
+            while a < n and release[arrivals[a]] == t:
+                self.arrive(arrivals[a], t)
+                a += 1
+            self.serve(t)
+        m = self.instance.processors
+        return OnlineSchedule.from_runs(self.runs, dedicated=m - self.main, task_names=self.instance.task_names)
+
+    def key(self, j: int, work: float) -> tuple:
+        return (self.rank[j], j) if self.run.order == "fcfs" else (work, self.release[j], j, j)
+
+    def arrive(self, j: int, t: float) -> None:
+        run, p = self.run, self.size[j]
+        if run.redirection == "rr":
+            self.pmax = max(self.pmax, p)
+            if p >= run.b * self.pmax and self.draws[j] <= run.c:
+                heapq.heappush(self.dqueue, (p, self.release[j], j))
+                return
+        elif run.redirection == "rd" and (run.count_when_idle or len(self.idle) <= len(self.queue)):
+            i = self.longest_running()
+            if i >= 0 and p < self.end[i] - t:
+                self.counter[i] += 1
+                if self.counter[i] == run.tau:
+                    k = self.stop(i, t, KILLED)
+                    heapq.heappush(self.dqueue, (self.size[k], self.release[k], k))
+                    heapq.heappush(self.idle, i)
+        elif run.order == "srpt" and len(self.idle) <= len(self.queue):
+            i = self.longest_running()
+            left = self.end[i] - t if i >= 0 else 0.0
+            if i >= 0 and (p < left if run.strict_preemption else p <= left):
+                k = self.stop(i, t, PREEMPTED)
+                self.remaining[k] = left
+                heapq.heappush(self.queue, self.key(k, left))
+                self.begin(i, j, t)
+                return
+        heapq.heappush(self.queue, self.key(j, p))
+
+    def serve(self, t: float) -> None:
+        """Idle processors, lowest index first, take the head of their pool's queue."""
+        while self.idle and self.queue:
+            self.begin(heapq.heappop(self.idle), heapq.heappop(self.queue)[-1], t)
+        while self.didle and self.dqueue:
+            j = heapq.heappop(self.dqueue)[-1]
+            self.remaining[j] = self.size[j]
+            self.begin(heapq.heappop(self.didle), j, t)
+
+    def begin(self, i: int, j: int, t: float) -> None:
+        self.running[i], self.start[i] = j, t
+        end = self.end[i] = t + self.remaining[j]
+        self.token[i] += 1
+        self.counter[i] = 0
+        heapq.heappush(self.events, (end, i, self.token[i]))
+        if self.track_longest and i < self.main:
+            heapq.heappush(self.longest, (-end, i, self.token[i]))
+
+    def stop(self, i: int, t: float, outcome: int) -> int:
+        j = self.running[i]
+        if t > self.start[i]:
+            self.runs.append((j, i, self.start[i], t, outcome))
+        self.running[i] = -1
+        self.token[i] += 1
         return j
 
-    def longest_running() -> int:
+    def longest_running(self) -> int:
+        """The main-pool processor whose task ends last (lowest index on ties), -1 if none runs."""
+        longest, token = self.longest, self.token
         while longest and longest[0][2] != token[longest[0][1]]:
             heapq.heappop(longest)
         return longest[0][1] if longest else -1
-
-    a = 0
-    while a < n or events:
-        t = release[arrivals[a]] if a < n else math.inf
-        if events and events[0][0] <= t:
-            t = events[0][0]
-        while events and events[0][0] <= t:
-            _, i, tok = heapq.heappop(events)
-            if tok == token[i]:
-                stop(i, t, COMPLETED)
-                heapq.heappush(idle if i < main else didle, i)
-        while a < n and release[arrivals[a]] == t:
-            j = arrivals[a]
-            a += 1
-            p = size[j]
-            if redirection == "rr":
-                pmax = max(pmax, p)
-                if p >= b * pmax and draws[j] <= c:
-                    heapq.heappush(dqueue, (p, release[j], j))
-                    continue
-            elif redirection == "rd" and (run.count_when_idle or len(idle) <= len(queue)):
-                i = longest_running()
-                if i >= 0 and p < end[i] - t:
-                    counter[i] += 1
-                    if counter[i] == tau:
-                        k = stop(i, t, KILLED)
-                        heapq.heappush(dqueue, (size[k], release[k], k))
-                        heapq.heappush(idle, i)
-            elif order == "srpt" and len(idle) <= len(queue):
-                i = longest_running()
-                if i >= 0 and (p < end[i] - t if strict else p <= end[i] - t):
-                    k = stop(i, t, PREEMPTED)
-                    remaining[k] = end[i] - t
-                    heapq.heappush(queue, (*key(k, remaining[k]), k))
-                    begin(i, j, t)
-                    continue
-            heapq.heappush(queue, (*key(j, p), j))
-        while idle and queue:
-            begin(heapq.heappop(idle), heapq.heappop(queue)[-1], t)
-        while didle and dqueue:
-            j = heapq.heappop(dqueue)[-1]
-            remaining[j] = size[j]
-            begin(heapq.heappop(didle), j, t)
-    return OnlineSchedule.from_runs(runs, dedicated=m - main, task_names=instance.task_names)

@@ -36,90 +36,109 @@ from .schedule import COMPLETED, KILLED, PREEMPTED, OnlineSchedule
 def simulate_dispatch(instance: OnlineInstance, run: PolicyRun) -> OnlineSchedule:
     """The schedule of an immediate-dispatch policy on ``instance`` (every run recorded)."""
     run.check(instance)
-    release, size = instance.release.tolist(), instance.time.tolist()
-    n, m = instance.n, instance.processors
-    main = run.main_pool(m)
-    pools = [QueuePool(0, main)] + ([QueuePool(main, m - main)] if main < m else [])
-    srpt, strict = run.order == "srpt", run.strict_preemption
-    rd, rr = run.redirection == "rd", run.redirection == "rr"
-    tau = run.tau if rd else None
-    draws = run.draws(n).tolist() if rr else None
-    b, c, pmax = run.b, run.c, 0.0
-    running = [-1] * m
-    start = [0.0] * m
-    token = [0] * m
-    events: list[tuple[float, int, int]] = []  # (end, processor, token)
-    to_serve: set[int] = set()
-    runs: list[tuple[int, int, float, float, int]] = []
+    return _Dispatch(instance, run).simulate()
 
-    def pool_of(i: int) -> tuple[QueuePool, int]:
-        return (pools[0], i) if i < main else (pools[1], i - main)
 
-    def begin(i: int, j: int, work: float, t: float) -> None:
-        pool, li = pool_of(i)
-        running[i], start[i] = j, t
+class _Dispatch:
+    """The state of one simulation: the main pool and the dedicated pool (:class:`.QueuePool`),
+    what each processor runs, the completion events, the runs so far."""
+
+    def __init__(self, instance: OnlineInstance, run: PolicyRun) -> None:
+        self.instance, self.run = instance, run
+        self.release, self.size = instance.release.tolist(), instance.time.tolist()
+        n, m = instance.n, instance.processors
+        self.main = main = run.main_pool(m)
+        self.pools = [QueuePool(0, main)] + ([QueuePool(main, m - main)] if main < m else [])
+        self.srpt = run.order == "srpt"
+        self.tau = run.tau if run.redirection == "rd" else None
+        self.rr = run.redirection == "rr"
+        self.draws = run.draws(n).tolist() if self.rr else []
+        self.pmax = 0.0
+        self.running = [-1] * m
+        self.start = [0.0] * m
+        self.token = [0] * m
+        self.events: list[tuple[float, int, int]] = []  # (end, processor, token)
+        self.to_serve: set[int] = set()
+        self.runs: list[tuple[int, int, float, float, int]] = []
+
+    def simulate(self) -> OnlineSchedule:
+        release, events, n = self.release, self.events, self.instance.n
+        arrivals = self.instance.arrival_order.tolist()
+        a = 0
+        while a < n or events:
+            t = release[arrivals[a]] if a < n else math.inf
+            if events and events[0][0] <= t:
+                t = events[0][0]
+            while events and events[0][0] <= t:
+                _, i, tok = heapq.heappop(events)
+                if tok == self.token[i]:
+                    self.stop(i, t, COMPLETED)
+                    self.to_serve.add(i)
+            while a < n and release[arrivals[a]] == t:
+                self.arrive(arrivals[a], t)
+                a += 1
+            self.serve(t)
+        m = self.instance.processors
+        return OnlineSchedule.from_runs(self.runs, dedicated=m - self.main, task_names=self.instance.task_names)
+
+    def arrive(self, j: int, t: float) -> None:
+        run, p = self.run, self.size[j]
+        if self.rr:
+            self.pmax = max(self.pmax, p)
+            if p >= run.b * self.pmax and self.draws[j] <= run.c:
+                self.to_dedicated(j, t)
+                return
+        pool = self.pools[0]
+        i, left = pool.choose(t, p, srpt=self.srpt, strict=run.strict_preemption, tau=self.tau)
+        if self.running[i] < 0:
+            pool.push(i, (p, self.release[j], j))
+            self.to_serve.add(i)
+        elif self.srpt and (p < left if run.strict_preemption else p <= left):
+            k = self.stop(i, t, PREEMPTED)
+            pool.push(i, (left, self.release[k], k))
+            self.begin(i, j, p, t)
+        else:
+            pool.push(i, (p, self.release[j], j))
+            if self.tau is not None and p < left:
+                pool.counter[i] += 1
+                if pool.counter[i] == self.tau:
+                    self.to_dedicated(self.stop(i, t, KILLED), t)
+                    self.to_serve.add(i)
+
+    def to_dedicated(self, j: int, t: float) -> None:
+        """Dispatch T_j (whole) to the dedicated pool by the general marginal flow."""
+        pool = self.pools[1]
+        li, _ = pool.choose(t, self.size[j])
+        pool.push(li, (self.size[j], self.release[j], j))
+        if self.running[self.main + li] < 0:
+            self.to_serve.add(self.main + li)
+
+    def serve(self, t: float) -> None:
+        """Idle processors with a queue, lowest index first, start its shortest task."""
+        for i in sorted(self.to_serve):
+            pool, li = self.pool_of(i)
+            if self.running[i] < 0 and pool.keys[li]:
+                work, _, j = pool.pop(li)
+                self.begin(i, j, work, t)
+        self.to_serve.clear()
+
+    def pool_of(self, i: int) -> tuple[QueuePool, int]:
+        return (self.pools[0], i) if i < self.main else (self.pools[1], i - self.main)
+
+    def begin(self, i: int, j: int, work: float, t: float) -> None:
+        pool, li = self.pool_of(i)
+        self.running[i], self.start[i] = j, t
         pool.end[li] = t + work
         pool.counter[li] = 0
-        token[i] += 1
-        heapq.heappush(events, (t + work, i, token[i]))
+        self.token[i] += 1
+        heapq.heappush(self.events, (t + work, i, self.token[i]))
 
-    def stop(i: int, t: float, outcome: int) -> int:
-        j = running[i]
-        if t > start[i]:
-            runs.append((j, i, start[i], t, outcome))
-        running[i] = -1
-        token[i] += 1
-        pool, li = pool_of(i)
+    def stop(self, i: int, t: float, outcome: int) -> int:
+        j = self.running[i]
+        if t > self.start[i]:
+            self.runs.append((j, i, self.start[i], t, outcome))
+        self.running[i] = -1
+        self.token[i] += 1
+        pool, li = self.pool_of(i)
         pool.end[li] = t
         return j
-
-    def to_dedicated(j: int, t: float) -> None:
-        pool = pools[1]
-        li, _ = pool.choose(t, size[j])
-        pool.push(li, (size[j], release[j], j))
-        if running[main + li] < 0:
-            to_serve.add(main + li)
-
-    arrivals = instance.arrival_order.tolist()
-    a = 0
-    while a < n or events:
-        t = release[arrivals[a]] if a < n else math.inf
-        if events and events[0][0] <= t:
-            t = events[0][0]
-        while events and events[0][0] <= t:
-            _, i, tok = heapq.heappop(events)
-            if tok == token[i]:
-                stop(i, t, COMPLETED)
-                to_serve.add(i)
-        while a < n and release[arrivals[a]] == t:
-            j = arrivals[a]
-            a += 1
-            p = size[j]
-            if rr:
-                pmax = max(pmax, p)
-                if p >= b * pmax and draws[j] <= c:
-                    to_dedicated(j, t)
-                    continue
-            pool = pools[0]
-            i, left = pool.choose(t, p, srpt=srpt, strict=strict, tau=tau)
-            if running[i] < 0:
-                pool.push(i, (p, release[j], j))
-                to_serve.add(i)
-            elif srpt and (p < left if strict else p <= left):
-                k = stop(i, t, PREEMPTED)
-                pool.push(i, (left, release[k], k))
-                begin(i, j, p, t)
-            else:
-                pool.push(i, (p, release[j], j))
-                if rd and p < left:
-                    pool.counter[i] += 1
-                    if pool.counter[i] == tau:
-                        to_dedicated(stop(i, t, KILLED), t)
-                        to_serve.add(i)
-        for i in sorted(to_serve):
-            pool, li = pool_of(i)
-            if running[i] < 0 and pool.keys[li]:
-                work, _, j = pool.pop(li)
-                begin(i, j, work, t)
-        to_serve.clear()
-    return OnlineSchedule.from_runs(runs, dedicated=m - main, task_names=instance.task_names)
