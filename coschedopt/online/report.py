@@ -77,7 +77,14 @@ def comparison_sections(means: Means, rows: list[dict[str, Any]], slug: str) -> 
     for trace in sorted(means):
         m = means[trace]
         ref = m.get(REFERENCE, {})
-        table = Table(["policy", *(NAMES[k] for k in (*STRETCH, *FLOW)), "redirections", "wasted"], [], caption=trace)
+        sizes = {r["instance_id"]: (r.get("n"), r.get("m")) for r in rows if r["group"] == trace}
+        caption = trace
+        if sizes and all(n is not None and k is not None for n, k in sizes.values()):
+            caption += (
+                f": {len(sizes)} instances, mean n = {np.mean([n for n, _ in sizes.values()]):.0f} tasks, "
+                f"mean m = {np.mean([k for _, k in sizes.values()]):.1f} processors"
+            )
+        table = Table(["policy", *(NAMES[k] for k in (*STRETCH, *FLOW)), "redirections", "wasted"], [], caption=caption)
         for p in [p for p in ORDER if p in m]:
             cells = [_rel(m[p].get(k), ref.get(k)) for k in (*STRETCH, *FLOW)]
             red, wasted = extra.get((trace, p), (None, None))

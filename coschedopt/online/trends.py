@@ -133,7 +133,8 @@ def trend_3(means: Means, trace: str = "Curie") -> Verdict:
     if busy is not None:
         r = [_ratio(m, "GSPT-RD (busy counting)", "GSPT", k) for k in STRETCH]
         extra = "; GSPT-RD counting only while no main processor is idle: " + "/".join(f"{x:.2f}" for x in r)
-    return Verdict(3, claim, _verdict(parts), "ΣS/Smax/L2 ratios: " + ", ".join(shown) + extra)
+    evidence = ("ΣS/Smax/L2 ratios: " + ", ".join(shown) + extra) if shown else ""
+    return Verdict(3, claim, _verdict(parts), evidence)
 
 
 def trend_4(means: Means, skip: str = "Curie") -> Verdict:
