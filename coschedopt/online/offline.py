@@ -2,13 +2,13 @@
 with a cost table per task, an incumbent, and the schedule of a set of start times.
 
 Offline, kill-and-restart never helps (deleting a wasted partial run leaves a
-feasible schedule no worse) and neither does anything the online policies know
-less about, so the non-preemptive optimum OPT_np on all m processors bounds every
-non-preemptive policy from below, redirections included.
+feasible schedule no worse), so the non-preemptive optimum OPT_np on all m
+processors bounds every non-preemptive policy from below, redirections included.
 
 Each task T_j starts at an integer s_j in its window [r_j, L_j] (integer data:
-with integer releases and sizes some optimal schedule starts every task at an
-integer time, as left-shifting to integer times never delays a completion).  Its
+shifting every task of an optimal schedule left as far as it goes keeps it
+optimal, and then each task starts at its release or at another's completion,
+an integer).  Its
 contribution g_j is F_j, or S_j for the stretch objectives, squared for the L2
 norms; the objective is Σ g_j, max g_j or (Σ g_j)^½.  The windows are cut by an
 incumbent of value U (the best of the non-preemptive policies GSPT, FCFS and SPT):

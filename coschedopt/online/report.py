@@ -178,7 +178,7 @@ def _stretch_figure(means: Means) -> bytes:
             ax = axes[row][col]
             ref = m.get(REFERENCE, {}).get(key)
             values = [m[p][key] / ref if ref else np.nan for p in policies]
-            ax.barh(range(len(policies)), values, color=["#C44E52" if "R" in p[-2:] else "#4C72B0" for p in policies])
+            ax.barh(range(len(policies)), values, color=["#C44E52" if "-R" in p else "#4C72B0" for p in policies])
             ax.axvline(1.0, color="black", lw=0.8)
             ax.set_xscale("log")
             ax.set_yticks(range(len(policies)))
