@@ -85,6 +85,7 @@ def main() -> None:
     grids = QUICK if args.quick else {k: (tuple(a), tuple(b)) for k, (a, b) in GRIDS.items()}
     seeds = range(2 if args.quick else args.instances)
     jobs = [(trace, seed, *grids[trace]) for trace in grids for seed in seeds]
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     start, load = time.perf_counter(), os.getloadavg()
     with get_context("spawn").Pool(args.processes) as pool:
         rows = [r for part in pool.imap_unordered(sweep_instance, jobs) for r in part]
@@ -100,7 +101,6 @@ def main() -> None:
     for trace, sweep in (("curie", curie), ("llnl-thunder", thunder)):
         (args.out / f"online_sweep_{trace}{suffix}.png").write_bytes(sweep_figure(sweep, trace))
     verdict = trend_1(curie, thunder)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     text = (
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit}: {len(seeds)} instances per trace, "
         f"{len(rows)} simulations in {seconds:.0f} s on {args.processes} processes (load before {load})\n"
