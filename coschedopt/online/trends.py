@@ -220,25 +220,36 @@ def trend_1(curie: Sweep, thunder: Sweep) -> Verdict:
     parts: list[bool | None] = []
     evidence = []
     taus = sorted({t for _, t in curie})
-    lines = [[(d, curie[(d, t)]) for d in range(4, 11) if (d, t) in curie] for t in taus]
-    lines = [line for line in lines if len(line) >= 3]
+    lines = {t: [(d, curie[(d, t)]) for d in range(4, 11) if (d, t) in curie] for t in taus}
+    lines = {t: line for t, line in lines.items() if len(line) >= 3}
     if lines:
-        up = [spearman([d for d, _ in ln], [v["sum_stretch"] for _, v in ln]) for ln in lines]
-        down = [spearman([d for d, _ in ln], [v["sum_flow"] for _, v in ln]) for ln in lines]
-        both = sum(a > 0 and b < 0 for a, b in zip(up, down, strict=True))
-        parts.append(both > len(lines) / 2)
-        evidence.append(f"Curie: ΣS rises and ΣF falls with m_d in {both} of {len(lines)} τ lines")
+        up = [t for t, ln in lines.items() if spearman([d for d, _ in ln], [v["sum_stretch"] for _, v in ln]) > 0]
+        down = [t for t, ln in lines.items() if spearman([d for d, _ in ln], [v["sum_flow"] for _, v in ln]) < 0]
+        both = sorted(set(up) & set(down))
+        parts.append(len(both) > len(lines) / 2)
+        evidence.append(
+            f"Curie, m_d >= 4: ΣS rises with m_d for τ in {up or 'none'}, ΣF falls for τ in {down or 'none'}, "
+            f"both for τ in {both or 'none'} ({len(both)} of {len(lines)} lines)"
+        )
     else:
         parts.append(None)
     mds = sorted({d for d, _ in thunder})
     lines = [[(t, thunder[(d, t)]) for t in sorted({t for _, t in thunder}) if (d, t) in thunder] for d in mds]
     lines = [line for line in lines if len(line) >= 3]
     if lines:
-        s = [spearman([t for t, _ in ln], [v["sum_stretch"] for _, v in ln]) for ln in lines]
-        f = [spearman([t for t, _ in ln], [v["sum_flow"] for _, v in ln]) for ln in lines]
-        opposite = sum(a * b < 0 for a, b in zip(s, f, strict=True))
+        opposite = sum(_apart(ln) for ln in lines)
+        later = sum(_apart(ln[1:]) for ln in lines if len(ln) >= 4)
         parts.append(opposite > len(lines) / 2)
-        evidence.append(f"LLNL-Thunder: ΣS and ΣF move apart against τ in {opposite} of {len(lines)} m_d lines")
+        evidence.append(
+            f"LLNL-Thunder: ΣS and ΣF move apart against τ in {opposite} of {len(lines)} m_d lines "
+            f"({later} without the smallest τ)"
+        )
     else:
         parts.append(None)
     return Verdict(1, claim, _verdict(parts), "; ".join(evidence))
+
+
+def _apart(line: list[tuple[int, dict[str, float]]]) -> bool:
+    """Whether ΣS and ΣF move in opposite directions along a sweep line (rank correlations of opposite signs)."""
+    x = [t for t, _ in line]
+    return spearman(x, [v["sum_stretch"] for _, v in line]) * spearman(x, [v["sum_flow"] for _, v in line]) < 0

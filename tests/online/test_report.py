@@ -74,6 +74,7 @@ def rows_for(means: dict[str, dict[str, dict[str, float]]]) -> list[dict]:
             rows.append(
                 {
                     "group": trace,
+                    "instance_id": f"{trace}-0",
                     "method": p.lower(),
                     "method_label": label,
                     "exact": False,
@@ -185,3 +186,14 @@ def test_the_other_gspt_rd_reading_is_judged_too():
     by_trend = {row[0]: row[2] for row in verdicts.rows}
     assert by_trend["3"] == "partly reproduced"
     assert by_trend["3 (GSPT-RD (busy counting))"] == "reproduced"
+
+
+def test_means_use_only_the_instances_where_every_policy_ran():
+    from coschedopt.online.report import common_instances
+
+    rows = rows_for({"KTH-SP2": curie_as_the_thesis_says()})
+    second = [
+        dict(r, instance_id="KTH-SP2-1", sum_stretch=1000.0) for r in rows if r["method_label"] != "SPT-RD [KTH-SP2]"
+    ]
+    kept = common_instances(rows + second)
+    assert {r["instance_id"] for r in kept} == {"KTH-SP2-0"}
