@@ -7,7 +7,7 @@ Writes ``online_sweeps.csv`` (one row per instance and setting), ``online_sweep_
 (the four panels of the thesis's figures) and appends the verdict to ``online_sweeps.md`` in
 ``--out``.  Runs one instance per process, ``--processes`` at a time (default 2).
 
-    COSCHEDOPT_TRACES=/path/to/traces python benchmarks/online_sweeps.py --out benchmarks/results
+    COSCHEDOPT_TRACES=/path/to/traces python benchmarks/online_sweeps.py --out benchmarks/results/online
     COSCHEDOPT_TRACES=/path/to/traces python benchmarks/online_sweeps.py --quick --out /tmp/sweeps
 """
 
@@ -80,7 +80,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="2 instances per trace, a 4 x 4 (3) grid")
     parser.add_argument("--instances", type=int, default=20)
     parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/online"))
     args = parser.parse_args()
     grids = QUICK if args.quick else {k: (tuple(a), tuple(b)) for k, (a, b) in GRIDS.items()}
     seeds = range(2 if args.quick else args.instances)
