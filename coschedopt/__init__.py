@@ -24,7 +24,7 @@ from .core import (
 )
 
 #: the problem families shipped with the toolkit; importing one registers it
-FAMILIES = ("pack", "combos", "hybrid", "locality", "batch", "evolving")
+FAMILIES = ("pack", "combos", "hybrid", "locality", "batch", "online", "evolving")
 
 for _family in FAMILIES:
     importlib.import_module(f"{__name__}.{_family}")
