@@ -11,40 +11,23 @@
 - ``random``: small synthetic workloads (tests, notebooks, quick suites).
 
 A trace is a path, or a file name looked up in the folders of the
-``COSCHEDOPT_TRACES`` environment variable (``os.pathsep``-separated), then in
-a ``shared/data/traces`` folder beside the repository.
+``COSCHEDOPT_TRACES`` environment variable (``os.pathsep``-separated,
+:func:`coschedopt.core.locate_trace`).
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
-import os
 from pathlib import Path
 
 import numpy as np
 
-from ..core import InputError, SWFTrace, make_rng
+from ..core import InputError, SWFTrace, locate_trace, make_rng
 from ..core.commands import Generator, register_generator
 from .instance import BatchInstance
 from .platform import Platform
 from .traces import WEEK, read_trace, thesis_platform, trace_instance
-
-
-def find_trace(trace: str) -> Path:
-    """The trace file ``trace`` names (a path, or a name in ``COSCHEDOPT_TRACES`` or the shared traces)."""
-    p = Path(trace)
-    if p.is_file():
-        return p
-    folders = [Path(d) for d in os.environ.get("COSCHEDOPT_TRACES", "").split(os.pathsep) if d]
-    folders.append(Path(__file__).resolve().parents[3] / "shared" / "data" / "traces")
-    for folder in folders:
-        if (folder / trace).is_file():
-            return folder / trace
-    raise InputError(
-        f"no trace {trace!r}: give a path, or put the archive's file in a folder named by COSCHEDOPT_TRACES",
-        where="--trace",
-    )
 
 
 @functools.lru_cache(maxsize=4)
@@ -53,7 +36,7 @@ def _cached_trace(path: str, mtime: float) -> SWFTrace:
 
 
 def load_trace(trace: str) -> SWFTrace:
-    p = find_trace(trace)
+    p = locate_trace(trace)
     return _cached_trace(str(p), p.stat().st_mtime)
 
 

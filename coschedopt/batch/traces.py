@@ -103,15 +103,5 @@ def trace_instance(
 
 
 def read_trace_instance(path: Path) -> BatchInstance:
-    """A whole trace as one instance (the family's reader of ``.swf`` and ``.swf.gz`` files).
-
-    Errors from the reader already name the file; :func:`coschedopt.core.load_instance`
-    adds it again, so the location is given here relative to it.
-    """
-    try:
-        trace = read_trace(path)
-    except InputError as exc:
-        raise InputError(
-            exc.message, where=(exc.where or "").removeprefix(str(path)).lstrip(":").strip() or None
-        ) from None
-    return trace_instance(trace)
+    """A whole trace as one instance (the family's reader of ``.swf`` and ``.swf.gz`` files)."""
+    return trace_instance(read_trace(path))

@@ -33,7 +33,18 @@ from .registry import (
 from .result import Result
 from .rng import make_rng
 from .status import Status
-from .swf import SWF_DTYPE, SWF_FIELDS, SWFHeader, SWFOptions, SWFTrace, iter_swf_chunks, read_swf, read_swf_header
+from .swf import (
+    SWF_DTYPE,
+    SWF_FIELDS,
+    SWFHeader,
+    SWFOptions,
+    SWFTrace,
+    iter_swf_chunks,
+    locate_trace,
+    read_swf,
+    read_swf_header,
+    trace_folders,
+)
 
 __all__ = [
     "Deadline",
@@ -59,6 +70,7 @@ __all__ = [
     "get_method",
     "instance_from_dict",
     "iter_swf_chunks",
+    "locate_trace",
     "load_instance",
     "load_schedule",
     "make_rng",
@@ -70,6 +82,7 @@ __all__ = [
     "read_json",
     "read_swf",
     "read_swf_header",
+    "trace_folders",
     "register_family",
     "resolve",
     "save_instance",

@@ -17,7 +17,10 @@ class InputError(ValueError):
         super().__init__(f"{where}: {message}" if where else message)
 
     def located(self, prefix: str) -> InputError:
-        """The same error, with ``prefix`` (a file name, say) put in front of its location."""
+        """The same error, with ``prefix`` (a file name, say) put in front of its location,
+        unless the location already starts with it (a reader that names its file and line)."""
+        if self.where and self.where.startswith(prefix):
+            return self
         where = f"{prefix}: {self.where}" if self.where else prefix
         return InputError(self.message, where=where)
 

@@ -240,6 +240,33 @@ class SWFTrace:
         )
 
 
+#: the environment variable naming the folders (``os.pathsep``-separated) where trace files are looked up
+TRACES_ENV = "COSCHEDOPT_TRACES"
+#: where the Parallel Workloads Archive's logs are downloaded from
+ARCHIVE_URL = "https://www.cs.huji.ac.il/labs/parallel/workload/logs.html"
+
+
+def trace_folders() -> list[Path]:
+    """The folders named by ``COSCHEDOPT_TRACES``, in order (traces are third-party data, not shipped)."""
+    return [Path(d) for d in os.environ.get(TRACES_ENV, "").split(os.pathsep) if d]
+
+
+def locate_trace(trace: str | os.PathLike, *, hint: str = "") -> Path:
+    """The file of ``trace``: a path to a file, else an archive file name looked up in
+    :func:`trace_folders`; ``hint`` ends the error message (what else ``trace`` may be)."""
+    path = Path(trace)
+    if path.is_file():
+        return path
+    for folder in trace_folders():
+        if (folder / path.name).is_file():
+            return folder / path.name
+    raise InputError(
+        f"no trace {str(trace)!r}: give a path, or put the archive's file {path.name!r} in a folder named by "
+        f"{TRACES_ENV} (download it from {ARCHIVE_URL}){hint}",
+        where="--trace",
+    )
+
+
 def open_text(path: str | os.PathLike) -> TextIO:
     """Open a plain or gzipped text file (gzip recognised by its magic bytes)."""
     p = Path(path)

@@ -12,9 +12,9 @@ the thesis probably used lacks; HPC2N and SDSC-Blue differ by 5 jobs each becaus
 the archive versions differ (2.1 and 4.1 in the thesis, 2.2 and 4.2 here).
 
 Trace files are looked up by their archive name in the folders of the
-``COSCHEDOPT_TRACES`` environment variable (``os.pathsep``-separated), then in a
-``shared/data/traces`` folder beside the repository; any path works too.  They
-are third-party data (download them from the archive) and are not shipped.
+``COSCHEDOPT_TRACES`` environment variable (:func:`coschedopt.core.locate_trace`);
+any path works too.  They are third-party data (download them from the archive)
+and are not shipped.
 """
 
 from __future__ import annotations
@@ -27,9 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core import InputError
-from ..core.swf import SWFOptions, read_swf
-
-ARCHIVE = "https://www.cs.huji.ac.il/labs/parallel/workload/logs.html"
+from ..core.swf import SWFOptions, locate_trace, read_swf
 
 
 @dataclass(frozen=True)
@@ -61,28 +59,10 @@ PRESETS: dict[str, TracePreset] = {
 }
 
 
-def trace_folders() -> list[Path]:
-    """Where trace files are looked up: ``COSCHEDOPT_TRACES``, then ``shared/data/traces`` beside the repository."""
-    folders = [Path(d) for d in os.environ.get("COSCHEDOPT_TRACES", "").split(os.pathsep) if d]
-    folders.append(Path(__file__).resolve().parents[3] / "shared" / "data" / "traces")
-    return folders
-
-
 def find_trace(trace: str | os.PathLike) -> Path:
     """The file of ``trace``: a path, a preset name (``curie``) or an archive file name."""
-    path = Path(trace)
-    if path.is_file():
-        return path
-    name = PRESETS[str(trace)].file if str(trace) in PRESETS else path.name
-    for folder in trace_folders():
-        if (folder / name).is_file():
-            return folder / name
-    presets = ", ".join(PRESETS)
-    raise InputError(
-        f"no trace {str(trace)!r}: give a path, a preset ({presets}) whose archive file {name!r} is in a folder "
-        f"named by COSCHEDOPT_TRACES, or download it from {ARCHIVE}",
-        where="--trace",
-    )
+    name = PRESETS[str(trace)].file if str(trace) in PRESETS else trace
+    return locate_trace(name, hint=f"; presets: {', '.join(PRESETS)}")
 
 
 @dataclass(frozen=True)

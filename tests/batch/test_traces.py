@@ -73,7 +73,7 @@ def test_an_swf_file_is_an_instance(tmp_path):
     bad.write_text("".join(head[:40]) + "1 2 3\n")
     with pytest.raises(InputError) as e:
         load_instance(bad)
-    assert str(e.value) == f"{bad}: 41: expected 18 fields, got 3: '1 2 3'"  # the file named once
+    assert str(e.value) == f"{bad}:41: expected 18 fields, got 3: '1 2 3'"  # the file named once
 
 
 def test_random_workload_is_seeded():
