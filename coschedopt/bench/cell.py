@@ -116,7 +116,9 @@ def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
             "traceback": "",
             "metrics": {},
             "stats": jsonable(res.stats),
-            "schedule": None if res.schedule is None else jsonable(res.schedule.to_dict()),
+            "schedule": None
+            if res.schedule is None or not payload.get("store_schedule", True)
+            else jsonable(res.schedule.to_dict()),
             "worker": worker_name(),
             "finished_at": now_iso(),
         }

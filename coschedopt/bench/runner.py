@@ -62,6 +62,7 @@ def _payloads(s: Suite, todo: list[Cell]) -> list[dict[str, Any]]:
     for c in todo:
         p = c.payload(instances[c.instance_id].data, modules)
         p["kill_after"] = c.kill_after
+        p["store_schedule"] = s.store_schedules
         payloads.append(p)
     return payloads
 

@@ -245,8 +245,10 @@ class ResultStore:
             )
 
     def cell_rows(self, *, suite: str | None = None, planned_only: bool = True) -> list[dict[str, Any]]:
-        """Finished cells joined with their instance's size (``planned_only``: the suites' current plans)."""
-        q = "SELECT c.*, i.size AS size FROM cells c JOIN instances i USING (instance_id)"
+        """Finished cells joined with their instance's size (``planned_only``: the suites' current plans),
+        without their schedules (the table never reads them, and a whole-trace schedule weighs megabytes)."""
+        columns = [r[1] for r in self.conn.execute("PRAGMA table_info(cells)") if r[1] != "schedule"]
+        q = f"SELECT {', '.join('c.' + c for c in columns)}, i.size AS size FROM cells c JOIN instances i USING (instance_id)"
         if planned_only:
             q += " JOIN plan p ON p.suite = c.suite AND p.cell_key = c.cell_key"
         args: tuple = ()

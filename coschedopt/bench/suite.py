@@ -16,6 +16,7 @@ Format (every key but ``family``, ``instances`` and ``methods`` is optional)::
     time_limit = 20                # seconds per cell, for every method without its own
     kill_after = 70                # local pool only: kill a cell still running after this
     plugins = ["my.family"]        # modules to import first (families defined elsewhere)
+    store_schedules = true         # false: keep each cell's numbers, not its schedule (whole-trace simulations)
 
     [[instances]]                  # built by a generator ...
     group = "Workload-II"          # label of the set in tables and figures
@@ -66,7 +67,7 @@ from ..core.commands import GENERATOR_ALIASES, Generator, generators, get_genera
 
 #: keys allowed in each table of a suite file (anything else is a typo and refused)
 _TOP_KEYS = {"suite", "instances", "methods", "report"}
-_SUITE_KEYS = {"name", "description", "family", "time_limit", "kill_after", "plugins"}
+_SUITE_KEYS = {"name", "description", "family", "time_limit", "kill_after", "plugins", "store_schedules"}
 _INSTANCE_KEYS = {"group", "generator", "params", "grid", "seeds", "files"}
 _METHOD_KEYS = {"name", "label", "options", "seeds", "time_limit", "kill_after", "when"}
 _REPORT_KEYS = {"x", "metrics", "title", "captions"}
@@ -176,6 +177,7 @@ class Suite:
     text: str
     config: dict[str, Any]
     plugins: list[str]
+    store_schedules: bool = True
     instances: list[InstanceEntry] = field(default_factory=list)
     methods: list[MethodEntry] = field(default_factory=list)
     cells: list[Cell] = field(default_factory=list)
@@ -258,6 +260,12 @@ def _seeds(v: Any, key: str, w: _Where) -> tuple[int, ...]:
     if len(set(v)) != len(v):
         raise w.error(key, f"duplicate seeds in {v!r}")
     return tuple(v)
+
+
+def _boolean(v: Any, key: str, w: _Where) -> bool:
+    if not isinstance(v, bool):
+        raise w.error(key, f"expected true or false, got {v!r}")
+    return v
 
 
 def _string(v: Any, key: str, w: _Where) -> str:
@@ -380,6 +388,7 @@ class _Head:
     plugins: list[str]
     time_limit: float | None
     kill_after: float | None
+    store_schedules: bool
 
 
 def _parse_head(config: dict[str, Any], path: Path, w: _Where) -> _Head:
@@ -403,6 +412,7 @@ def _parse_head(config: dict[str, Any], path: Path, w: _Where) -> _Head:
         plugins=plugins,
         time_limit=_seconds(head["time_limit"], "suite.time_limit", w) if "time_limit" in head else None,
         kill_after=_seconds(head["kill_after"], "suite.kill_after", w) if "kill_after" in head else None,
+        store_schedules=_boolean(head.get("store_schedules", True), "suite.store_schedules", w),
     )
 
 
@@ -508,6 +518,7 @@ def parse_suite(config: dict[str, Any], *, path: Path, text: str = "") -> Suite:
         text=text,
         config=config,
         plugins=head.plugins,
+        store_schedules=head.store_schedules,
     )
     suite.instances = _parse_instances(config, head.family, path, w)
     suite.methods = _parse_methods(config, head, w)

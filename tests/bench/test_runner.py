@@ -14,6 +14,7 @@ import pytest
 
 from coschedopt.bench import load_suite, run_suite
 from coschedopt.bench.store import ResultStore
+from coschedopt.core import InputError
 
 from . import toy_family  # noqa: F401  (registers the test-only family "toy")
 from .conftest import REPO, objectives, query
@@ -303,3 +304,18 @@ def test_provenance_is_recorded(write_suite, tmp_path):
     if head.returncode == 0:  # a checkout: the commit is recorded (marked +dirty when modified)
         assert run["git_commit"].split("+")[0] == head.stdout.strip()
     assert query(db, "PRAGMA journal_mode") == [("wal",)]
+
+
+def test_a_suite_can_keep_its_cells_numbers_without_their_schedules(write_suite, tmp_path):
+    text = SLOW_SUITE.replace("delay = 0.12", "delay = 0.0")
+    kept, dropped = tmp_path / "kept.sqlite", tmp_path / "dropped.sqlite"
+    run_suite(write_suite(text, name="kept"), db=kept, workers=1, progress=False)
+    lean = text.replace("[suite]\n", "[suite]\nstore_schedules = false\n", 1)
+    assert "store_schedules = false" in lean
+    run_suite(write_suite(lean, name="dropped"), db=dropped, workers=1, progress=False)
+    assert all(s is not None for (s,) in query(kept, "SELECT schedule FROM cells"))
+    assert all(s is None for (s,) in query(dropped, "SELECT schedule FROM cells"))
+    numbers = "SELECT instance_id, method_label, objective, metrics FROM cells ORDER BY 1, 2"
+    assert query(kept, numbers) == query(dropped, numbers)  # the objectives and metrics are all kept
+    with pytest.raises(InputError, match="suite.store_schedules: expected true or false, got 'no'"):
+        load_suite(write_suite(text.replace("[suite]\n", '[suite]\nstore_schedules = "no"\n', 1), name="bad"))
