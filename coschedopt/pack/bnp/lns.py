@@ -44,6 +44,7 @@ import itertools
 import math
 import multiprocessing
 import queue
+import signal
 import time
 from collections.abc import Callable
 
@@ -312,7 +313,9 @@ def search_loop(
     cost, :meth:`Neighbourhoods.tally`, exhausted, last step) on ``outbox``; it reads
     ("cover", a cheaper cover), which replaces its incumbent, and ("levels", the
     support levels of a node LP) from ``inbox``.  Once the search is exhausted it
-    waits for one."""
+    waits for one.  It ignores Ctrl-C, which reaches the whole process group: the
+    solver's process, stopped by it with its best result, stops the worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     inst = PackInstance(times, k, name="neighbourhoods")
     until = Deadline(seconds)
     table = LevelTable(times, scale)
