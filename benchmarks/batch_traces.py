@@ -36,22 +36,10 @@ TRACES = {
 
 def one_run(path: str, variant: str, jobs: int | None, limit: float, progress: bool, out: mp.Queue) -> None:
     from coschedopt.batch.conservative import ConservativeOptions, simulate_conservative
-    from coschedopt.batch.instance import BatchInstance
-    from coschedopt.batch.traces import read_trace, trace_instance
+    from coschedopt.batch.traces import first_jobs, read_trace, trace_instance
     from coschedopt.core import Deadline
 
-    inst = trace_instance(read_trace(path))
-    if jobs is not None and jobs < inst.n:
-        order = inst.fcfs_order()[:jobs]
-        inst = BatchInstance(
-            inst.platform,
-            tuple(inst.ids[k] for k in order),
-            inst.submit[order],
-            inst.run_time[order],
-            inst.requested_time[order],
-            inst.size[order],
-            name=inst.name,
-        )
+    inst = first_jobs(trace_instance(read_trace(path)), jobs)
     options = ConservativeOptions(allocation=variant, penalty="exponential", factor=2.0, reassign=True)
     cpu, wall = time.process_time(), time.perf_counter()
     rec = simulate_conservative(inst, options, deadline=Deadline(limit), verbose=progress)

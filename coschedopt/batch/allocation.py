@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .platform import Platform
-from .procsets import bits_from_ids, ids_from_bits
+from .procsets import bits_from_ids, bytes_of, ids_from_bytes
 
 VARIANTS = ("basic", "becont", "cont", "beloc", "loc", "beplat", "plat")
 BECONT_RULES = ("largest-first", "first-fit")
@@ -74,17 +74,18 @@ class Allocator:
         """Whether the variant may reject a free set holding enough processors."""
         return self.variant in ("cont", "loc", "plat")
 
-    def from_bits(self, bits: int, size: int) -> np.ndarray | None:
-        """The same choice from a bitset of free processors, decoding only the bytes the rule needs
-        when clusters are whole bytes (every platform of the thesis but KTH): on 80,640 processors
-        a job of 32 then costs a few hundred bytes of decoding instead of 80,640 bits."""
+    def from_bits(self, bits: int | np.ndarray, size: int) -> np.ndarray | None:
+        """The same choice from a bitset of free processors (an ``int``, or its little-endian ``uint64`` words),
+        decoding only the bytes the rule needs when clusters are whole bytes (every platform of the thesis
+        but KTH): on 80,640 processors a job of 32 then costs a few hundred bytes of decoding instead of
+        80,640 bits."""
         m = self.platform.processors
         ell = self.platform.cluster_size
-        if self.variant == "basic" and m < 4096:
+        if self.variant == "basic" and m < 4096 and isinstance(bits, int):
             return lowest_bits(bits, size)
+        raw = bytes_of(bits, m)
         if m < 4096 or self.variant in ("becont", "cont") or (self.variant != "basic" and ell % 8):
-            return self(ids_from_bits(bits, m), size)
-        raw = np.frombuffer(bits.to_bytes((m + 7) // 8, "little"), dtype=np.uint8)
+            return self(ids_from_bytes(raw, m), size)
         if self.variant == "basic":
             cum = np.cumsum(POPCOUNT[raw])
             if cum[-1] < size:

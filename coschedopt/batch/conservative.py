@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from ..core import Deadline, Result, Status, method, option
 from .instance import BatchInstance
 from .model import JobRecord, SimOptions
-from .procsets import bits_from_ids
 from .profile import Profile
+from .wordprofile import WordProfile
 
 REASSIGN_PENALTIES = ("recompute", "keep")
 
@@ -52,17 +52,23 @@ class ConservativeOptions(SimOptions):
 
 
 def simulate_conservative(
-    instance: BatchInstance, options: ConservativeOptions, *, verbose: bool = False, deadline: Deadline | None = None
+    instance: BatchInstance,
+    options: ConservativeOptions,
+    *,
+    verbose: bool = False,
+    deadline: Deadline | None = None,
+    compiled: bool = True,
 ) -> JobRecord | None:
     """Run conservative backfilling on ``instance``; the record holds every job's start, end and processors
-    (``None`` if ``deadline`` expired first)."""
+    (``None`` if ``deadline`` expired first).  ``compiled`` picks the word profile (:mod:`.wordprofile`),
+    else the big-integer one (:mod:`.profile`): same schedule."""
     rec = JobRecord(instance, options)
     choose = options.allocator(instance).from_bits
     m = instance.processors
     order = instance.fcfs_order().tolist()
     submit, req, size = instance.submit.tolist(), instance.requested_time.tolist(), instance.size.tolist()
-    profile = Profile(m, now=submit[order[0]])
-    bits: dict[int, int] = {}  # job -> processors of its reservation (queued) or run (started)
+    profile = (WordProfile if compiled else Profile)(m, now=submit[order[0]])
+    bits: dict[int, object] = {}  # job -> processors of its reservation (queued) or run (started)
     res_start: dict[int, int] = {}  # queued job -> reservation start
     duration: dict[int, tuple[int, bool]] = {}
     starts: list[tuple[int, int]] = []
@@ -110,7 +116,7 @@ def simulate_conservative(
             j = order[nxt]
             nxt += 1
             s, ids = profile.find(size[j], req[j], choose)
-            bits[j] = bits_from_ids(ids, m)
+            bits[j] = profile.procs(ids)
             profile.occupy(s, s + req[j], bits[j], size[j])
             res_start[j] = s
             rec.reserved[j] = s
@@ -132,38 +138,27 @@ def simulate_conservative(
 
 
 def _reassign(t, profile, choose, rec, options, res_start, bits, duration, ids_of, req, size, start) -> None:
-    """Thesis §5.5: move each reserved job, in FCFS order, to now if it can start now.
-
-    With the prefix intersections F_k of the slices from now on, the processors a
-    job could use from now for its requested time, counting its own reservation
-    (slices ``a..`` on) as free, are F_{e-1} | (F_{a-1} & own): intersection
-    distributes over the union with ``own``.  So a try costs a few bitset
-    operations, and the prefixes are recomputed only after a move.
-    """
-    prefix = profile.prefix_free()
+    """Thesis §5.5: move each reserved job, in FCFS order, to now if it can start now (its own reservation
+    counted as free); the profile's test reads prefix intersections kept until the profile changes."""
     for j in list(res_start):
         s = res_start[j]
-        if s == t or size[j] > profile.count[0]:
+        if s == t or size[j] > profile.free_now:
             continue
-        e = profile.slices_before(t + req[j])
-        a = profile.slices_before(s)
-        window = prefix[e - 1] | (prefix[a - 1] & bits[j])
-        if window.bit_count() < size[j]:
-            continue
-        ids = choose(window, size[j])
+        ids = profile.start_now_ids(s, req[j], bits[j], size[j], choose)
         if ids is None:
             continue
         profile.release(s, s + req[j], bits[j], size[j])
-        bits[j] = bits_from_ids(ids, profile.m)
+        bits[j] = profile.procs(ids)
         profile.occupy(t, t + req[j], bits[j], size[j])
         if options.reassign_penalty == "recompute":
             duration[j] = rec.duration(j, ids)
         ids_of.pop(j)
         start(j, t, ids)
-        prefix = profile.prefix_free()
 
 
-@method("batch", "conservative", options=ConservativeOptions)
+@method(
+    "batch", "conservative", options=ConservativeOptions, prepare="coschedopt.batch.profile_kernels:compile_kernels"
+)
 def conservative(instance: BatchInstance, *, time_limit, seed, verbose, options: ConservativeOptions) -> Result:
     """Conservative backfilling (every job reserved at submission, never delayed) with the allocation variants."""
     rec = simulate_conservative(instance, options, verbose=verbose, deadline=Deadline(time_limit))

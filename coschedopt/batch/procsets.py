@@ -33,8 +33,19 @@ def bits_from_ids(ids: np.ndarray | list[int], m: int) -> int:
 
 def ids_from_bits(bits: int, m: int) -> np.ndarray:
     """The sorted ids of the bitset ``bits`` (processors ``0..m-1``)."""
-    raw = np.frombuffer(bits.to_bytes((m + 7) // 8, "little"), dtype=np.uint8)
+    return ids_from_bytes(bytes_of(bits, m), m)
+
+
+def ids_from_bytes(raw: np.ndarray, m: int) -> np.ndarray:
+    """The sorted ids of the set whose little-endian bytes are ``raw`` (processors ``0..m-1``)."""
     return np.flatnonzero(np.unpackbits(raw, bitorder="little", count=m)).astype(np.int64)
+
+
+def bytes_of(bits: int | np.ndarray, m: int) -> np.ndarray:
+    """The ⌈m/8⌉ little-endian bytes of a bitset given as an ``int`` or as ``uint64`` words (not copied)."""
+    if isinstance(bits, np.ndarray):
+        return bits.view(np.uint8)[: (m + 7) // 8]
+    return np.frombuffer(bits.to_bytes((m + 7) // 8, "little"), dtype=np.uint8)
 
 
 def full_bits(m: int) -> int:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .procsets import full_bits
+from .procsets import bits_from_ids, full_bits
 
 #: an allocation rule: a bitset of free processors and a size -> the chosen sorted ids, or None to reject
 Choose = Callable[[int, int], "np.ndarray | None"]
@@ -37,6 +37,7 @@ class Profile:
         self.times: list[int] = [now]
         self.free: list[int] = [full_bits(m)]
         self.count: list[int] = [m]
+        self._prefix: PrefixFree | None = None  # of the reassignment's tests, until the profile changes
 
     @property
     def now(self) -> int:
@@ -44,6 +45,7 @@ class Profile:
 
     def advance(self, now: int) -> None:
         """Forget the slices that ended by ``now``; the profile starts at ``now``."""
+        self._prefix = None
         i = bisect_right(self.times, now) - 1
         if i > 0:
             del self.times[:i], self.free[:i], self.count[:i]
@@ -63,6 +65,7 @@ class Profile:
         """Reserve the processors ``bits`` (free over the whole window) on ``[start, end)``."""
         if end <= start:
             return
+        self._prefix = None
         i, j = self._boundary(start), self._boundary(end)
         free, count = self.free, self.count
         for k in range(i, j):
@@ -74,15 +77,38 @@ class Profile:
         start = max(start, self.times[0])
         if end <= start:
             return
+        self._prefix = None
         i, j = self._boundary(start), self._boundary(end)
         free, count = self.free, self.count
         for k in range(i, j):
             free[k] |= bits
             count[k] += size
 
-    def prefix_free(self) -> PrefixFree:
-        """The prefix intersections of the slices from now, computed as far as they are asked for."""
-        return PrefixFree(self.free)
+    @property
+    def free_now(self) -> int:
+        return self.count[0]
+
+    def procs(self, ids: np.ndarray | list[int]) -> int:
+        """The bitset of ``ids``, the form :meth:`occupy` and :meth:`release` take."""
+        return bits_from_ids(ids, self.m)
+
+    def start_now_ids(self, own_start: int, duration: int, own: int, size: int, choose: Choose) -> np.ndarray | None:
+        """The ids a job reserved on ``own`` from ``own_start`` could get starting now for ``duration``,
+        its own reservation counted as free, or ``None`` (thesis §5.5's reassignment test).
+
+        With the prefix intersections F_k of the slices from now on, these are
+        F_{e-1} | (F_{a-1} & own) with e, a the slices before ``now + duration``
+        and ``own_start``: intersection distributes over the union with ``own``.
+        So a test costs a few bitset operations, and the prefixes are computed
+        again only after the profile changes.
+        """
+        if self._prefix is None:
+            self._prefix = PrefixFree(self.free)
+        prefix = self._prefix
+        e = self.slices_before(self.now + duration)
+        a = self.slices_before(own_start)
+        window = prefix[e - 1] | (prefix[a - 1] & own)
+        return choose(window, size) if window.bit_count() >= size else None
 
     def slices_before(self, t: int) -> int:
         """The number of slices starting before ``t`` (at least 1: the window of a job starting now)."""

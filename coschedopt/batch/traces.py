@@ -105,3 +105,20 @@ def trace_instance(
 def read_trace_instance(path: Path) -> BatchInstance:
     """A whole trace as one instance (the family's reader of ``.swf`` and ``.swf.gz`` files)."""
     return trace_instance(read_trace(path))
+
+
+def first_jobs(instance: BatchInstance, jobs: int | None) -> BatchInstance:
+    """The instance of the first ``jobs`` jobs of ``instance`` in FCFS order (all of them if ``jobs`` is None)."""
+    if jobs is None or jobs >= instance.n:
+        return instance
+    order = instance.fcfs_order()[:jobs]
+    return BatchInstance(
+        instance.platform,
+        tuple(instance.ids[k] for k in order),
+        instance.submit[order],
+        instance.run_time[order],
+        instance.requested_time[order],
+        instance.size[order],
+        name=instance.name,
+        source=instance.source,
+    )

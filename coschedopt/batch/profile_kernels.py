@@ -1,0 +1,343 @@
+"""Compiled loops of the word profile (:mod:`.wordprofile`): slices of free-processor words, searched and updated.
+
+The profile's slices are rows of a ``uint64`` pool (one bit per processor,
+``W = ⌈P/64⌉`` words a row), kept in time order by an index array ``rows``
+beside ``times`` and ``count`` (free processors per slice); ``state`` holds the
+number of slices, of spare rows (a stack in ``spare``) and of the prefix
+intersections computed for the reassignment.  Inserting a boundary shifts the
+three index arrays (O(slices) integers) and copies one row; no row moves.
+
+The functions are plain Python over numpy arrays, compiled by numba at their
+first call (cached on disk); without numba they run as they are (same results,
+far slower).  This module is imported only when a word profile is built, so
+``import coschedopt`` does not load numba.  Where the work goes:
+
+- :func:`update` (reserve or free ``[start, end)``) touches only the words a
+  job's processors span: O(slices × ⌈size/64⌉) instead of O(slices × W);
+- :func:`find` (Alg. 1) skips every start whose window holds a slice with fewer
+  than ``size`` free processors from the counts alone, and intersects the other
+  windows on the nonzero words of their first slice only, dropping words as
+  they empty and stopping as soon as fewer than ``size`` bits are left;
+- :func:`start_now_count` (the reassignment's test) works on the prefix
+  intersections F_k of the slices from now, restricted to the nonzero words of
+  the first slice (F_k ⊆ S_0): on a busy platform a few words per prefix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:
+    from numba import njit
+except ImportError:  # pragma: no cover - numba is a dependency; the loops still run uncompiled
+
+    def njit(**_):
+        return lambda fn: fn
+
+
+N, SPARE, DONE, NNZ = 0, 1, 2, 3  # fields of ``state``
+
+
+@njit(cache=True, nogil=True)
+def popcount(x):
+    """The number of set bits of a ``uint64`` (compiled to one ``popcnt``)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, nogil=True)
+def _bisect_left(state, times, t):
+    """The index of the first slice starting at or after ``t``."""
+    lo, hi = 0, state[N]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if times[mid] < t:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, nogil=True)
+def slices_before(state, times, t):
+    """The number of slices starting before ``t``, at least 1."""
+    return max(_bisect_left(state, times, t), 1)
+
+
+@njit(cache=True, nogil=True)
+def boundary(state, times, rows, count, pool, diff, spare, t):
+    """The index of the slice starting at ``t`` (``t >= now``), splitting a slice if needed (needs a spare row)."""
+    n = state[N]
+    lo = _bisect_left(state, times, t)
+    if lo < n and times[lo] == t:
+        return lo
+    for k in range(n, lo, -1):
+        times[k] = times[k - 1]
+        rows[k] = rows[k - 1]
+        count[k] = count[k - 1]
+    state[SPARE] -= 1
+    r = spare[state[SPARE]]
+    pool[r, :] = pool[rows[lo - 1], :]
+    diff[r, :] = 0
+    times[lo] = t
+    rows[lo] = r
+    count[lo] = count[lo - 1]
+    state[N] = n + 1
+    return lo
+
+
+@njit(cache=True, nogil=True)
+def _mark(rows, pool, diff, k, w0, nw):
+    """Record in slice ``k``'s diff which of the words ``w0..w0+nw-1`` differ from slice ``k - 1``."""
+    r, p = rows[k], rows[k - 1]
+    for w in range(w0, w0 + nw):
+        bit = np.uint64(1) << np.uint64(w & 63)
+        if pool[r, w] != pool[p, w]:
+            diff[r, w >> 6] |= bit
+        else:
+            diff[r, w >> 6] &= ~bit
+
+
+@njit(cache=True, nogil=True)
+def update(state, times, rows, count, pool, diff, spare, start, end, w0, words, size, free):
+    """Reserve (``free=False``) or free the processors ``words`` (from word ``w0`` on) on ``[start, end)``."""
+    if end <= start:
+        return
+    i = boundary(state, times, rows, count, pool, diff, spare, start)
+    j = boundary(state, times, rows, count, pool, diff, spare, end)
+    nw = words.shape[0]
+    for k in range(i, j):
+        r = rows[k]
+        if free:
+            for q in range(nw):
+                pool[r, w0 + q] |= words[q]
+            count[k] += size
+        else:
+            for q in range(nw):
+                pool[r, w0 + q] &= ~words[q]
+            count[k] -= size
+    if i > 0:
+        _mark(rows, pool, diff, i, w0, nw)
+    if j < state[N]:
+        _mark(rows, pool, diff, j, w0, nw)
+
+
+@njit(cache=True, nogil=True)
+def advance(state, times, rows, count, spare, now):
+    """Forget the slices that ended by ``now`` (their rows become spare); the profile starts at ``now``."""
+    n = state[N]
+    lo, hi = 0, n
+    while lo < hi:  # bisect_right
+        mid = (lo + hi) >> 1
+        if times[mid] <= now:
+            lo = mid + 1
+        else:
+            hi = mid
+    i = lo - 1
+    if i > 0:
+        for k in range(i):
+            spare[state[SPARE]] = rows[k]
+            state[SPARE] += 1
+        for k in range(n - i):
+            times[k] = times[k + i]
+            rows[k] = rows[k + i]
+            count[k] = count[k + i]
+        state[N] = n - i
+    times[0] = now
+
+
+@njit(cache=True, nogil=True)
+def _popcount_and(a, b):
+    c = 0
+    for w in range(a.shape[0]):
+        c += popcount(a[w] & b[w])
+    return c
+
+
+@njit(cache=True, nogil=True)
+def _changed_words(diff, r, out):
+    """The words flagged in row ``r``'s diff, into ``out``; returns how many."""
+    m = 0
+    for b in range(diff.shape[1]):
+        x = diff[r, b]
+        while x != 0:
+            low = x & (~x + np.uint64(1))
+            out[m] = b * 64 + popcount(low - np.uint64(1))
+            m += 1
+            x ^= low
+    return m
+
+
+@njit(cache=True, nogil=True)
+def find(state, times, rows, count, pool, diff, first, size, duration, out, front, back):
+    """The first slice ``i >= first`` whose window ``[times[i], times[i] + duration)`` has ``size`` processors free
+    throughout, with their words in ``out``; -1 if none.
+
+    Alg. 1 with the windows of successive starts kept as a two-stack queue
+    (``front``: the intersection of slices ``lo..mid-1``, rebuilt from the back
+    when it empties, each rebuilt step logged so it can be undone; ``back``: that
+    of ``mid..hi-1``) and the number of processors in their intersection
+    updated word by word.  A slice differs from the one before it only in the
+    words of its diff, so adding one to a stack costs those words, and each
+    slice is added at most twice per search: O(slices × changed words + W per
+    rebuild).
+    """
+    n = state[N]
+    ones = ~np.uint64(0)
+    words = np.empty(pool.shape[1], dtype=np.int64)
+    log_w = np.empty(1024, dtype=np.int64)
+    log_v = np.empty(1024, dtype=np.uint64)
+    log_end = np.empty(n + 1, dtype=np.int64)
+    i = lo = mid = hi = first
+    c = 0  # processors in the intersection of slices lo..hi-1
+    while i < n:
+        if count[i] < size:
+            i += 1
+            continue
+        if i >= hi:  # nothing of the last window is reused
+            lo = mid = hi = i
+        end = times[i] + duration
+        small = False
+        while hi < n and (hi == i or times[hi] < end):
+            if count[hi] < size:
+                small = True
+                break
+            r = rows[hi]
+            if mid == hi:
+                back[:] = pool[r, :]
+                c = _popcount_and(front, back) if lo < mid else count[hi]
+            else:
+                for q in range(_changed_words(diff, r, words)):
+                    w = words[q]
+                    v = back[w]
+                    nv = v & pool[r, w]
+                    if nv != v:
+                        c -= popcount((front[w] if lo < mid else ones) & (v ^ nv))
+                        back[w] = nv
+            hi += 1
+        if small:  # slice hi is inside every window up to it
+            i = hi + 1
+            continue
+        while lo < i:  # drop slice lo from the front, rebuilding the front from the back when it is empty
+            if lo == mid:
+                front[:] = pool[rows[hi - 1], :]
+                nlog = 0
+                log_end[hi - 1] = 0
+                for k in range(hi - 2, lo - 1, -1):
+                    r = rows[k]
+                    for q in range(_changed_words(diff, rows[k + 1], words)):
+                        w = words[q]
+                        v = front[w]
+                        nv = v & pool[r, w]
+                        if nv != v:
+                            if nlog == log_w.shape[0]:
+                                log_w = np.concatenate((log_w, np.empty_like(log_w)))
+                                log_v = np.concatenate((log_v, np.empty_like(log_v)))
+                            log_w[nlog] = w
+                            log_v[nlog] = v
+                            nlog += 1
+                            front[w] = nv
+                    log_end[k] = nlog
+                mid = hi
+                c = 0
+                for w in range(front.shape[0]):
+                    c += popcount(front[w])
+            if lo + 1 < mid:
+                for e in range(log_end[lo + 1], log_end[lo]):
+                    w = log_w[e]
+                    c += popcount((back[w] if mid < hi else ones) & (log_v[e] ^ front[w]))
+                    front[w] = log_v[e]
+            else:
+                c = 0
+                for w in range(back.shape[0]):
+                    c += popcount(back[w])
+            lo += 1
+        if c >= size:
+            for w in range(out.shape[0]):
+                out[w] = (front[w] if lo < mid else ones) & (back[w] if mid < hi else ones)
+            return i
+        i += 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _extend_prefix(state, rows, pool, pw, pos, pref, pref_count, upto):
+    """Prefix intersections F_0..F_upto on the words of ``pw`` (the nonzero words of slice 0, set up first)."""
+    width = pool.shape[1]
+    if state[DONE] == 0:
+        r = rows[0]
+        nnz, c = 0, 0
+        for w in range(width):
+            v = pool[r, w]
+            pos[w] = -1
+            if v != 0:
+                pos[w] = nnz
+                pw[nnz] = w
+                pref[0, nnz] = v
+                c += popcount(v)
+                nnz += 1
+        state[NNZ] = nnz
+        pref_count[0] = c
+        state[DONE] = 1
+    nnz = state[NNZ]
+    for k in range(state[DONE], upto + 1):
+        r = rows[k]
+        c = 0
+        for q in range(nnz):
+            v = pref[k - 1, q] & pool[r, pw[q]]
+            pref[k, q] = v
+            c += popcount(v)
+        pref_count[k] = c
+    if upto + 1 > state[DONE]:
+        state[DONE] = upto + 1
+
+
+@njit(cache=True, nogil=True)
+def start_now_count(state, times, rows, pool, pw, pos, pref, pref_count, end, own_start, w0, words, size, out):
+    """The number of processors free on ``[now, end)`` when ``words`` (from word ``w0``) are counted as free
+    from ``own_start`` on: |F_{e-1} | (F_{a-1} & own)|, with e, a the slices before ``end`` and ``own_start``
+    (intersection distributes over the union with ``own``); ``out`` gets them if there are ``size`` or more."""
+    e = slices_before(state, times, end)
+    a = slices_before(state, times, own_start)
+    _extend_prefix(state, rows, pool, pw, pos, pref, pref_count, max(e, a) - 1)
+    c = pref_count[e - 1]
+    nw = words.shape[0]
+    for q in range(nw):
+        p = pos[w0 + q]
+        if p >= 0:
+            c += popcount(pref[a - 1, p] & words[q] & ~pref[e - 1, p])
+    if c >= size:
+        out[:] = 0
+        for q in range(state[NNZ]):
+            out[pw[q]] = pref[e - 1, q]
+        for q in range(nw):
+            p = pos[w0 + q]
+            if p >= 0:
+                out[w0 + q] |= pref[a - 1, p] & words[q]
+    return c
+
+
+@njit(cache=True, nogil=True)
+def span(ids, w0, words):
+    """Set the bits of the sorted ``ids`` in ``words`` (zeroed; word 0 of it is word ``w0`` of the platform)."""
+    words[:] = 0
+    for p in ids:
+        q = (p >> 6) - w0
+        words[q] |= np.uint64(1) << np.uint64(p & 63)
+
+
+def compile_kernels() -> None:
+    """Compile every kernel (or load it from the cache) by simulating a small workload on the word profile."""
+    from .wordprofile import WordProfile
+
+    p = WordProfile(130)
+    ids = np.arange(60, 70, dtype=np.int64)
+    procs = p.procs(ids)
+    p.occupy(0, 10, procs, 10)
+    p.find(5, 20, lambda words, size: np.flatnonzero(words)[:size])
+    p.start_now_ids(5, 10, procs, 10, lambda words, size: None)
+    p.start_now_ids(5, 10, procs, 200, lambda words, size: None)
+    p.release(0, 10, procs, 10)
+    p.advance(5)

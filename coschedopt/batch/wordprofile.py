@@ -1,0 +1,159 @@
+"""The availability profile of :mod:`.profile`, with its slices as rows of machine words and compiled loops.
+
+Same model and same answers as :class:`.profile.Profile` (Alg. 1 of thesis
+§4.5.1: time slices, each with its set of idle processors, a boundary at every
+reservation's start and end), built for platforms of tens of thousands of
+processors, where every operation of the big-integer profile costs a pass over
+all P/64 words of every slice it touches.  Here the slices are rows of a
+``uint64`` array worked on by the numba loops of :mod:`.profile_kernels`:
+
+- a processor set is a *span* ``(w0, words)``: the words from ``w0`` covering
+  its ids, so reserving and freeing cost O(slices × ⌈size/64⌉);
+- the search filters the starts by the slices' free counts before any
+  intersection, and intersects only the nonzero words of a window's first slice;
+- the reassignment's test (can a reserved job start now?) reads prefix
+  intersections restricted to the words free now.
+
+An allocation rule receives the free processors as an array of words
+(:meth:`.allocation.Allocator.from_bits` takes either form).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .profile import Choose
+
+#: a processor set as the profile stores it: its first word and the words from there to its last id
+Span = tuple[int, np.ndarray]
+
+
+class WordProfile:
+    """Free processor sets of the time slices from ``now`` on (``m`` processors, all free at first)."""
+
+    def __init__(self, m: int, now: int = 0, capacity: int = 64) -> None:
+        from . import profile_kernels
+
+        self._k = profile_kernels
+        self.m = m
+        width = (m + 63) // 64
+        self.width = width
+        self._allocate(capacity)
+        first = np.zeros(width * 64, dtype=bool)
+        first[:m] = True
+        self.pool[0] = np.packbits(first, bitorder="little").view(np.uint64)
+        self._times[0], self._rows[0], self._count[0] = now, 0, m
+        self.spare[: capacity - 1] = np.arange(capacity - 1, 0, -1)
+        self.state = np.array([1, capacity - 1, 0, 0], dtype=np.int64)  # slices, spare rows, prefixes done, their words
+        self.out = np.zeros(width, dtype=np.uint64)
+        self._front = np.zeros(width, dtype=np.uint64)
+        self._back = np.zeros(width, dtype=np.uint64)
+        self._pw = np.zeros(width, dtype=np.int64)
+        self._pos = np.zeros(width, dtype=np.int64)
+
+    def _allocate(self, capacity: int) -> None:
+        self.pool = np.zeros((capacity, self.width), dtype=np.uint64)
+        # one bit per word: the words of a slice that differ from the slice before it
+        self._diff = np.zeros((capacity, (self.width + 63) // 64), dtype=np.uint64)
+        self._times = np.zeros(capacity, dtype=np.int64)
+        self._rows = np.zeros(capacity, dtype=np.int64)
+        self._count = np.zeros(capacity, dtype=np.int64)
+        self.spare = np.zeros(capacity, dtype=np.int64)
+        self._pref = np.zeros((capacity, self.width), dtype=np.uint64)
+        self._pref_count = np.zeros(capacity, dtype=np.int64)
+
+    def _reserve_rows(self) -> None:
+        """Make room for the two boundaries an update may add (doubling the arrays when the spare rows run out)."""
+        if self.state[1] >= 2:
+            return
+        kept = (self.pool, self._diff, self._times, self._rows, self._count, self.spare)
+        cap = len(self._times)
+        self._allocate(2 * cap)
+        for new, old in zip(
+            (self.pool, self._diff, self._times, self._rows, self._count, self.spare), kept, strict=True
+        ):
+            new[:cap] = old
+        spare = int(self.state[1])
+        self.spare[spare : spare + cap] = np.arange(2 * cap - 1, cap - 1, -1)
+        self.state[1] += cap
+        self.state[2] = 0
+
+    @property
+    def now(self) -> int:
+        return int(self._times[0])
+
+    @property
+    def times(self) -> np.ndarray:
+        """The slices' start times (a view, valid until the profile changes)."""
+        return self._times[: self.state[0]]
+
+    @property
+    def count(self) -> np.ndarray:
+        """The slices' numbers of free processors (a view, valid until the profile changes)."""
+        return self._count[: self.state[0]]
+
+    @property
+    def free_now(self) -> int:
+        return int(self._count[0])
+
+    def words(self, k: int) -> np.ndarray:
+        """The free processors of slice ``k`` as words (a view)."""
+        return self.pool[self._rows[k]]
+
+    def procs(self, ids: np.ndarray | list[int]) -> Span:
+        """The span of the sorted ``ids``, the form :meth:`occupy` and :meth:`release` take."""
+        ids = np.asarray(ids, dtype=np.int64)
+        w0 = int(ids[0]) >> 6
+        words = np.zeros((int(ids[-1]) >> 6) - w0 + 1, dtype=np.uint64)
+        self._k.span(ids, w0, words)
+        return w0, words
+
+    def advance(self, now: int) -> None:
+        """Forget the slices that ended by ``now``; the profile starts at ``now``."""
+        self._k.advance(self.state, self._times, self._rows, self._count, self.spare, now)
+        self.state[2] = 0
+
+    def _update(self, start: int, end: int, procs: Span, size: int, free: bool) -> None:
+        self._reserve_rows()
+        k = self._k
+        k.update(
+            self.state, self._times, self._rows, self._count, self.pool, self._diff, self.spare,
+            start, end, *procs, size, free,
+        )  # fmt: skip
+        self.state[2] = 0
+
+    def occupy(self, start: int, end: int, procs: Span, size: int) -> None:
+        """Reserve the processors ``procs`` (free over the whole window) on ``[start, end)``."""
+        if end > start:
+            self._update(start, end, procs, size, False)
+
+    def release(self, start: int, end: int, procs: Span, size: int) -> None:
+        """Free the processors ``procs`` on ``[max(start, now), end)`` (they were reserved there)."""
+        start = max(start, self.now)
+        if end > start:
+            self._update(start, end, procs, size, True)
+
+    def find(self, size: int, duration: int, choose: Choose) -> tuple[int, np.ndarray]:
+        """Alg. 1: the earliest slice start from which ``size`` processors are free for ``duration``
+        and accepted by ``choose``, with the chosen ids (as :meth:`.profile.Profile.find`)."""
+        i = 0
+        while True:
+            i = self._k.find(
+                self.state, self._times, self._rows, self._count, self.pool, self._diff, i, size, duration,
+                self.out, self._front, self._back,
+            )  # fmt: skip
+            if i < 0:
+                raise AssertionError(f"no slot for a job of {size} processors on {self.m}")
+            ids = choose(self.out, size)
+            if ids is not None:
+                return int(self._times[i]), ids
+            i += 1
+
+    def start_now_ids(self, own_start: int, duration: int, own: Span, size: int, choose: Choose) -> np.ndarray | None:
+        """The ids a job reserved on ``own`` from ``own_start`` could get starting now for ``duration``,
+        its own reservation counted as free, or ``None`` (as :meth:`.profile.Profile.start_now_ids`)."""
+        c = self._k.start_now_count(
+            self.state, self._times, self._rows, self.pool, self._pw, self._pos, self._pref, self._pref_count,
+            self.now + duration, own_start, *own, size, self.out,
+        )  # fmt: skip
+        return choose(self.out, size) if c >= size else None

@@ -1,0 +1,97 @@
+"""The word profile against the big-integer profile (the reference of test_profile.py): same slices, same answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from coschedopt.batch.allocation import Allocator
+from coschedopt.batch.conservative import ConservativeOptions, simulate_conservative
+from coschedopt.batch.generate import random_workload
+from coschedopt.batch.platform import Platform
+from coschedopt.batch.procsets import ids_from_bits, ids_from_bytes
+from coschedopt.batch.profile import Profile
+from coschedopt.batch.traces import first_jobs, read_trace, trace_instance
+from coschedopt.batch.wordprofile import WordProfile
+
+DATA = Path(__file__).resolve().parents[2] / "coschedopt" / "batch" / "data"
+TRACES = Path(__file__).resolve().parents[3] / "shared" / "data" / "traces"
+
+
+def _same(words: WordProfile, ints: Profile) -> None:
+    assert words.times.tolist() == ints.times and words.count.tolist() == ints.count
+    for k in range(len(ints.times)):
+        assert (
+            ids_from_bytes(words.words(k).view(np.uint8), words.m).tolist()
+            == ids_from_bits(ints.free[k], ints.m).tolist()
+        )
+
+
+def _random_ops(m: int, levels: tuple[int, ...], seed: int) -> None:
+    """Random reservations, early ends, advances, searches and start-now tests on both profiles."""
+    rng = np.random.default_rng(seed)
+    plat = Platform(m, levels)
+    words, ints = WordProfile(m, capacity=2), Profile(m)
+    reserved: list[tuple[int, int, np.ndarray]] = []
+    for step in range(60):
+        variant = ("basic", "becont", "cont", "beloc", "loc", "beplat", "plat")[(seed + step) % 7]
+        choose = Allocator(plat, variant).from_bits
+        size, duration = int(rng.integers(1, m + 1)), int(rng.integers(0, 40))
+        op = rng.random()
+        if op < 0.55:
+            got, want = words.find(size, duration, choose), ints.find(size, duration, choose)
+            assert got[0] == want[0] and list(got[1]) == list(want[1]), (seed, step)
+            start, ids = want
+            words.occupy(start, start + duration, words.procs(ids), size)
+            ints.occupy(start, start + duration, ints.procs(ids), size)
+            if duration:
+                reserved.append((start, start + duration, np.asarray(ids)))
+        elif op < 0.75 and reserved:
+            start, end, ids = reserved.pop(int(rng.integers(len(reserved))))
+            cut = int(rng.integers(start, end))  # the job ends early at cut (or was moved away)
+            words.release(cut, end, words.procs(ids), len(ids))
+            ints.release(cut, end, ints.procs(ids), len(ids))
+        elif op < 0.85:
+            now = ints.now + int(rng.integers(0, 15))
+            words.advance(now)
+            ints.advance(now)
+            reserved = [r for r in reserved if r[1] > now]
+        elif reserved:
+            start, end, ids = reserved[int(rng.integers(len(reserved)))]
+            if start > ints.now:
+                got = words.start_now_ids(start, end - start, words.procs(ids), len(ids), choose)
+                want = ints.start_now_ids(start, end - start, ints.procs(ids), len(ids), choose)
+                assert (got is None) == (want is None) and (want is None or list(got) == list(want)), (seed, step)
+        _same(words, ints)
+
+
+@pytest.mark.parametrize("m, levels", [(12, (1, 3, 12)), (130, (1, 2, 10, 130)), (256, (1, 4, 16, 256))])
+def test_the_word_profile_gives_the_big_integer_profiles_answers(m, levels):
+    for seed in range(25):
+        _random_ops(m, levels, seed)
+
+
+@pytest.mark.parametrize("variant", ["basic", "becont", "cont", "beloc", "loc", "beplat", "plat"])
+def test_conservative_on_both_profiles_on_random_workloads(variant):
+    for seed in range(8):
+        inst = random_workload(40, 200, (1, 2, 10, 200), horizon=60, max_run=15, seed=500 + seed)
+        options = ConservativeOptions(allocation=variant, penalty="exponential", reassign=seed % 4 != 3)
+        a = simulate_conservative(inst, options, compiled=True).schedule(with_reservations=True).to_dict()
+        b = simulate_conservative(inst, options, compiled=False).schedule(with_reservations=True).to_dict()
+        assert a == b
+
+
+@pytest.mark.parametrize(
+    "path, jobs",
+    [(DATA / "KTH-SP2-1996-2.1-cln-first3000.swf.gz", None), (TRACES / "CEA-Curie-2011-2.1-cln.swf.gz", 2000)],
+)
+def test_conservative_on_both_profiles_on_the_first_jobs_of_a_trace(path, jobs):
+    """The settings of benchmarks/batch_traces.py (beplat, reassignment, exponential penalty F = 2); the repository's
+    KTH cut (1,913 jobs kept) and the first 2,000 Curie jobs."""
+    inst = first_jobs(trace_instance(read_trace(path)), jobs)
+    options = ConservativeOptions(allocation="beplat", penalty="exponential", factor=2.0, reassign=True)
+    a = simulate_conservative(inst, options, compiled=True).schedule(with_reservations=True).to_dict()
+    b = simulate_conservative(inst, options, compiled=False).schedule(with_reservations=True).to_dict()
+    assert len(a["jobs"]) == inst.n and a == b
