@@ -28,11 +28,11 @@ deletion (a token per processor invalidates the entries of an interrupted run).
 from __future__ import annotations
 
 import heapq
-import math
 
+from .events import EventLoop
 from .instance import OnlineInstance
 from .rules import PolicyRun
-from .schedule import COMPLETED, KILLED, PREEMPTED, OnlineSchedule
+from .schedule import KILLED, PREEMPTED, OnlineSchedule
 
 
 def simulate_common_queue(instance: OnlineInstance, run: PolicyRun) -> OnlineSchedule:
@@ -41,17 +41,14 @@ def simulate_common_queue(instance: OnlineInstance, run: PolicyRun) -> OnlineSch
     return _CommonQueue(instance, run).simulate()
 
 
-class _CommonQueue:
+class _CommonQueue(EventLoop):
     """The state of one simulation: processors, the two queues, the event heaps, the runs so far."""
 
     def __init__(self, instance: OnlineInstance, run: PolicyRun) -> None:
-        self.instance, self.run = instance, run
-        self.release, self.size = instance.release.tolist(), instance.time.tolist()
+        super().__init__(instance, run)
         n, m = instance.n, instance.processors
-        self.main = run.main_pool(m)
-        self.arrivals = instance.arrival_order.tolist()
         self.rank = [0] * n
-        for k, j in enumerate(self.arrivals):
+        for k, j in enumerate(instance.arrival_order.tolist()):
             self.rank[j] = k
         self.draws = run.draws(n).tolist() if run.redirection == "rr" else []
         self.pmax = 0.0
@@ -59,35 +56,14 @@ class _CommonQueue:
         self.dqueue: list[tuple] = []  # dedicated pool: (p, r, task)
         self.idle = list(range(self.main))
         self.didle = list(range(self.main, m))
-        self.running = [-1] * m
-        self.start = [0.0] * m
         self.end = [0.0] * m
-        self.token = [0] * m
         self.counter = [0] * m
         self.remaining = list(self.size)
-        self.events: list[tuple[float, int, int]] = []  # (end, processor, token)
         self.longest: list[tuple[float, int, int]] = []  # main pool: (-end, processor, token)
         self.track_longest = run.order == "srpt" or run.redirection == "rd"
-        self.runs: list[tuple[int, int, float, float, int]] = []
 
-    def simulate(self) -> OnlineSchedule:
-        release, arrivals, events, n = self.release, self.arrivals, self.events, self.instance.n
-        a = 0
-        while a < n or events:
-            t = release[arrivals[a]] if a < n else math.inf
-            if events and events[0][0] <= t:
-                t = events[0][0]
-            while events and events[0][0] <= t:
-                _, i, tok = heapq.heappop(events)
-                if tok == self.token[i]:
-                    self.stop(i, t, COMPLETED)
-                    heapq.heappush(self.idle if i < self.main else self.didle, i)
-            while a < n and release[arrivals[a]] == t:
-                self.arrive(arrivals[a], t)
-                a += 1
-            self.serve(t)
-        m = self.instance.processors
-        return OnlineSchedule.from_runs(self.runs, dedicated=m - self.main, task_names=self.instance.task_names)
+    def freed(self, i: int) -> None:
+        heapq.heappush(self.idle if i < self.main else self.didle, i)
 
     def key(self, j: int, work: float) -> tuple:
         return (self.rank[j], j) if self.run.order == "fcfs" else (work, self.release[j], j, j)
@@ -135,14 +111,6 @@ class _CommonQueue:
         heapq.heappush(self.events, (end, i, self.token[i]))
         if self.track_longest and i < self.main:
             heapq.heappush(self.longest, (-end, i, self.token[i]))
-
-    def stop(self, i: int, t: float, outcome: int) -> int:
-        j = self.running[i]
-        if t > self.start[i]:
-            self.runs.append((j, i, self.start[i], t, outcome))
-        self.running[i] = -1
-        self.token[i] += 1
-        return j
 
     def longest_running(self) -> int:
         """The main-pool processor whose task ends last (lowest index on ties), -1 if none runs."""

@@ -25,12 +25,12 @@ Complexity: O(n (m + log n)) plus the rare exact evaluations of :class:`.QueuePo
 from __future__ import annotations
 
 import heapq
-import math
 
 from .dispatch import QueuePool
+from .events import EventLoop
 from .instance import OnlineInstance
 from .rules import PolicyRun
-from .schedule import COMPLETED, KILLED, PREEMPTED, OnlineSchedule
+from .schedule import KILLED, PREEMPTED, OnlineSchedule
 
 
 def simulate_dispatch(instance: OnlineInstance, run: PolicyRun) -> OnlineSchedule:
@@ -39,47 +39,23 @@ def simulate_dispatch(instance: OnlineInstance, run: PolicyRun) -> OnlineSchedul
     return _Dispatch(instance, run).simulate()
 
 
-class _Dispatch:
+class _Dispatch(EventLoop):
     """The state of one simulation: the main pool and the dedicated pool (:class:`.QueuePool`),
     what each processor runs, the completion events, the runs so far."""
 
     def __init__(self, instance: OnlineInstance, run: PolicyRun) -> None:
-        self.instance, self.run = instance, run
-        self.release, self.size = instance.release.tolist(), instance.time.tolist()
-        n, m = instance.n, instance.processors
-        self.main = main = run.main_pool(m)
+        super().__init__(instance, run)
+        n, m, main = instance.n, instance.processors, self.main
         self.pools = [QueuePool(0, main)] + ([QueuePool(main, m - main)] if main < m else [])
         self.srpt = run.order == "srpt"
         self.tau = run.tau if run.redirection == "rd" else None
         self.rr = run.redirection == "rr"
         self.draws = run.draws(n).tolist() if self.rr else []
         self.pmax = 0.0
-        self.running = [-1] * m
-        self.start = [0.0] * m
-        self.token = [0] * m
-        self.events: list[tuple[float, int, int]] = []  # (end, processor, token)
         self.to_serve: set[int] = set()
-        self.runs: list[tuple[int, int, float, float, int]] = []
 
-    def simulate(self) -> OnlineSchedule:
-        release, events, n = self.release, self.events, self.instance.n
-        arrivals = self.instance.arrival_order.tolist()
-        a = 0
-        while a < n or events:
-            t = release[arrivals[a]] if a < n else math.inf
-            if events and events[0][0] <= t:
-                t = events[0][0]
-            while events and events[0][0] <= t:
-                _, i, tok = heapq.heappop(events)
-                if tok == self.token[i]:
-                    self.stop(i, t, COMPLETED)
-                    self.to_serve.add(i)
-            while a < n and release[arrivals[a]] == t:
-                self.arrive(arrivals[a], t)
-                a += 1
-            self.serve(t)
-        m = self.instance.processors
-        return OnlineSchedule.from_runs(self.runs, dedicated=m - self.main, task_names=self.instance.task_names)
+    def freed(self, i: int) -> None:
+        self.to_serve.add(i)
 
     def arrive(self, j: int, t: float) -> None:
         run, p = self.run, self.size[j]
@@ -134,11 +110,7 @@ class _Dispatch:
         heapq.heappush(self.events, (t + work, i, self.token[i]))
 
     def stop(self, i: int, t: float, outcome: int) -> int:
-        j = self.running[i]
-        if t > self.start[i]:
-            self.runs.append((j, i, self.start[i], t, outcome))
-        self.running[i] = -1
-        self.token[i] += 1
+        j = super().stop(i, t, outcome)
         pool, li = self.pool_of(i)
         pool.end[li] = t
         return j
