@@ -156,9 +156,7 @@ def _reassign(t, profile, choose, rec, options, res_start, bits, duration, ids_o
         start(j, t, ids)
 
 
-@method(
-    "batch", "conservative", options=ConservativeOptions, prepare="coschedopt.batch.profile_kernels:compile_kernels"
-)
+@method("batch", "conservative", options=ConservativeOptions, prepare="coschedopt.batch.wordprofile:compile_kernels")
 def conservative(instance: BatchInstance, *, time_limit, seed, verbose, options: ConservativeOptions) -> Result:
     """Conservative backfilling (every job reserved at submission, never delayed) with the allocation variants."""
     rec = simulate_conservative(instance, options, verbose=verbose, deadline=Deadline(time_limit))

@@ -326,18 +326,3 @@ def span(ids, w0, words):
     for p in ids:
         q = (p >> 6) - w0
         words[q] |= np.uint64(1) << np.uint64(p & 63)
-
-
-def compile_kernels() -> None:
-    """Compile every kernel (or load it from the cache) by simulating a small workload on the word profile."""
-    from .wordprofile import WordProfile
-
-    p = WordProfile(130)
-    ids = np.arange(60, 70, dtype=np.int64)
-    procs = p.procs(ids)
-    p.occupy(0, 10, procs, 10)
-    p.find(5, 20, lambda words, size: np.flatnonzero(words)[:size])
-    p.start_now_ids(5, 10, procs, 10, lambda words, size: None)
-    p.start_now_ids(5, 10, procs, 200, lambda words, size: None)
-    p.release(0, 10, procs, 10)
-    p.advance(5)

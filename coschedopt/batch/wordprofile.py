@@ -157,3 +157,16 @@ class WordProfile:
             self.now + duration, own_start, *own, size, self.out,
         )  # fmt: skip
         return choose(self.out, size) if c >= size else None
+
+
+def compile_kernels() -> None:
+    """Compile every kernel (or load it from the cache) by simulating a small workload on the word profile."""
+    p = WordProfile(130)
+    ids = np.arange(60, 70, dtype=np.int64)
+    procs = p.procs(ids)
+    p.occupy(0, 10, procs, 10)
+    p.find(5, 20, lambda words, size: np.flatnonzero(words)[:size])
+    p.start_now_ids(5, 10, procs, 10, lambda words, size: None)
+    p.start_now_ids(5, 10, procs, 200, lambda words, size: None)
+    p.release(0, 10, procs, 10)
+    p.advance(5)
