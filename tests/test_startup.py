@@ -7,7 +7,10 @@ import subprocess
 import sys
 
 #: imported only by the methods, figures and harness parts that use them
-LAZY = ("pyomo", "pulp", "networkx", "matplotlib", "dask", "distributed", "ortools", "coschedopt.bench.report")
+LAZY = (
+    "pyomo", "pulp", "networkx", "matplotlib", "dask", "distributed", "ortools", "numba", "highspy",
+    "coschedopt.bench.report",
+)  # fmt: skip
 
 
 def _modules_after(code: str) -> set[str]:

@@ -89,7 +89,7 @@ class QueuePool:
         ``srpt``: the SRPT variant where T_j would preempt (``strict``: only when
         p_j < p_k(now)); ``tau``: the SPT-RD variant where T_j would trigger a redirection.
         """
-        best, value, mixed = _scan(
+        best, value, mixed = (_compiled_scan or compile_scan())(
             self.end, self.count, self.work, self.smallest, self.largest, self.counter,
             now, p, srpt, strict, 0 if tau is None else tau, self._mixed, self._bound,
         )  # fmt: skip
@@ -157,9 +157,15 @@ def _scan(
     return best, value, n_mixed
 
 
-try:
-    import numba
+_compiled_scan = None
 
-    _scan = numba.njit(cache=True)(_scan)
-except ImportError:  # pragma: no cover - numba is a dependency; the plain loop gives the same result, slower
-    pass
+
+def compile_scan():
+    """:func:`_scan` compiled by numba (or loaded from its cache), on first use: ``import coschedopt``
+    does not load numba.  The dispatch policies' ``prepare`` hook, so compiling is not timed."""
+    global _compiled_scan
+    if _compiled_scan is None:
+        import numba
+
+        _compiled_scan = numba.njit(cache=True)(_scan)
+    return _compiled_scan

@@ -72,7 +72,9 @@ def _register(name: str, options: type[MethodOptions], doc: str) -> None:
 
     run_policy.__doc__ = doc
     run_policy.__name__ = run_policy.__qualname__ = name.replace("-", "_")
-    method("online", name, options=options)(run_policy)
+    dispatch = POLICIES[name][0] == "dispatch"
+    prepare = "coschedopt.online.dispatch:compile_scan" if dispatch else None
+    method("online", name, options=options, prepare=prepare)(run_policy)
 
 
 _DOCS = {
