@@ -24,6 +24,7 @@ def test_notebook_has_no_committed_outputs(path):
             assert cell.outputs == [] and cell.execution_count is None, f"{path.name}: outputs are committed"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_top_to_bottom(path, tmp_path):
     nb = nbformat.read(path, as_version=4)

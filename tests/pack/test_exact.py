@@ -116,6 +116,7 @@ def test_ilp_highs_and_cbc_equal_enumerate(inst: PackInstance) -> None:
     assert not res.stats["symmetry_breaking"]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(pack_instances(max_n=6, max_p=5))
 def test_symmetry_breaking_keeps_the_optimum(inst: PackInstance) -> None:

@@ -130,6 +130,7 @@ def test_plunge_goes_on_with_the_child_or_returns_to_the_best_open_node() -> Non
     assert [h.bound for h in heap] == [9.0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("share", [0.0, 1.0])
 def test_tree_with_plunges_matches_enumerate(monkeypatch, share: float) -> None:
     # share 1: a plunge starts after every best-first node (and goes on while its bound
