@@ -104,7 +104,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"coschedopt {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    _add_generate(sub)
+    _add_solve(sub)
+    _add_file_commands(sub)
+    _add_compare(sub)
+    _add_methods(sub)
+    _add_family_commands(sub)
+    return parser
 
+
+def _add_generate(sub: Any) -> None:
+    """Add the generate command: one sub-command per family and generator."""
     gen = sub.add_parser(
         "generate",
         help="generate an instance: coschedopt generate FAMILY GENERATOR [options]",
@@ -126,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
             gp.add_argument("-o", "--output", default="-", help="output JSON file (default: stdout)")
             gp.set_defaults(handler=_generate, generator=g, generator_dests=dests)
 
+
+def _add_solve(sub: Any) -> None:
+    """Add the solve command."""
     sp = sub.add_parser(
         "solve",
         help="solve an instance with a registered method",
@@ -149,6 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("-o", "--output", default=None, help="write the solution (result + instance) to this JSON file")
     sp.set_defaults(handler=_solve, parser=sp)
 
+
+def _add_file_commands(sub: Any) -> None:
+    """Add the commands that read a solution file: validate, plot, export."""
     vp = sub.add_parser("validate", help="check a solution file against an instance")
     vp.add_argument("instance")
     vp.add_argument("solution", help="solution JSON (a 'solve -o' file, a Result or a bare schedule)")
@@ -169,6 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
     ep.add_argument("-o", "--output", required=True, help="output file")
     ep.set_defaults(handler=_export)
 
+
+def _add_compare(sub: Any) -> None:
+    """Add the compare command."""
     cp = sub.add_parser(
         "compare",
         help="run several methods on one instance and print one table",
@@ -186,12 +205,18 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("-o", "--output", default=None, help="also write the table to this CSV file")
     cp.set_defaults(handler=_compare)
 
+
+def _add_methods(sub: Any) -> None:
+    """Add the methods command."""
     mp = sub.add_parser("methods", help="list the registered methods (and their options)")
     mp.add_argument("family", nargs="?", default=None)
     mp.add_argument("--options", action="store_true", help="list each method's options: type, default, meaning")
     mp.add_argument("--method", "-m", default=None, help="only this method")
     mp.set_defaults(handler=_methods)
 
+
+def _add_family_commands(sub: Any) -> None:
+    """Add the commands registered by the families (coschedopt FAMILY COMMAND) and the flat ones."""
     family_parsers: dict[str, Any] = {}
     for (fam, name), c in sorted(COMMANDS.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
         if fam is None:
@@ -204,7 +229,6 @@ def build_parser() -> argparse.ArgumentParser:
         c.add_arguments(cp)
         if cp.get_default("handler") is None:
             cp.set_defaults(handler=c.run)
-    return parser
 
 
 def _emit_json(data: Any, output: str) -> None:
