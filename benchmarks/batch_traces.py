@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TRACE_DIR = ROOT.parent / "shared" / "data" / "traces"
+TRACE_DIR = Path(os.environ.get("COSCHEDOPT_TRACES") or ROOT.parent / "shared" / "data" / "traces")
 TRACES = {
     "Curie": "CEA-Curie-2011-2.1-cln.swf.gz",
     "HPC2N": "HPC2N-2002-2.2-cln.swf.gz",
