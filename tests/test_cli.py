@@ -355,3 +355,15 @@ def test_a_stop_request_expires_every_deadline_only_inside_stop_on_interrupt():
         request_stop()
         assert d.expired() and d.remaining() == 0 and Deadline(100).expired()
     assert stop.requested and not stop_requested() and not Deadline(None).expired()
+
+
+def test_bench_run_help_names_every_bundled_suite(capsys):
+    from coschedopt.bench.suite import bundled_suites
+
+    with pytest.raises(SystemExit):
+        main(["bench", "run", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    names = bundled_suites()
+    assert {"quick", "paper-batch", "paper-online", "paper-evolving"} <= set(names)
+    for name in names:
+        assert name in text.replace("- ", "-")

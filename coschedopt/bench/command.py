@@ -24,7 +24,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         description="Run every cell of SUITE not yet in the result store, on local processes (default) or Dask. "
         "Each cell is stored the moment it finishes; a killed run resumes where it stopped.",
     )
-    run.add_argument("suite", metavar="SUITE", help="a bundled suite name (quick, paper-pack) or a suite .toml file")
+    from .suite import bundled_suites
+
+    names = ", ".join(bundled_suites())
+    run.add_argument("suite", metavar="SUITE", help=f"a bundled suite name ({names}) or a suite .toml file")
     run.add_argument("--workers", "-j", type=int, default=None, help="local worker processes (default: all cores)")
     where = run.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (tcp://host:8786)")
