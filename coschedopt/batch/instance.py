@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core import InputError
+from ..core import InputError, refuse_unknown
 from .platform import Platform
 
 _FIELDS = {"kind", "name", "platform", "jobs", "source"}
@@ -92,11 +92,11 @@ class BatchInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BatchInstance:
-        _refuse_unknown(data, _FIELDS, "")
+        refuse_unknown(data, _FIELDS)
         plat = data.get("platform")
         if not isinstance(plat, dict):
             raise InputError(f"must be an object {{'processors': P, 'levels': [...]}}, got {plat!r}", where="platform")
-        _refuse_unknown(plat, _PLATFORM_FIELDS, "platform.")
+        refuse_unknown(plat, _PLATFORM_FIELDS, "platform")
         levels = plat.get("levels", [])
         if not isinstance(levels, list):
             raise InputError(f"must be a list of node counts, got {levels!r}", where="platform.levels")
@@ -108,7 +108,7 @@ class BatchInstance:
         for i, job in enumerate(jobs):
             if not isinstance(job, dict):
                 raise InputError(f"must be an object, got {job!r}", where=f"jobs[{i}]")
-            _refuse_unknown(job, set(_JOB_FIELDS), f"jobs[{i}].")
+            refuse_unknown(job, set(_JOB_FIELDS), f"jobs[{i}]")
             for key in _JOB_FIELDS:
                 if key not in job:
                     raise InputError("missing", where=f"jobs[{i}].{key}")
@@ -134,12 +134,4 @@ class BatchInstance:
             size=np.array(columns["size"], dtype=np.int64),
             name=str(data.get("name", "batch")),
             source=source,
-        )
-
-
-def _refuse_unknown(data: dict[str, Any], allowed: set[str], prefix: str) -> None:
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise InputError(
-            f"unknown field {unknown[0]!r}; fields: {', '.join(sorted(allowed))}", where=prefix + unknown[0]
         )

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import InputError
+from ..core import InputError, refuse_unknown
 from .instance import BatchInstance
 from .penalty import PENALTIES, penalised_duration
 from .procsets import bits_from_ids, parse_ids
@@ -52,9 +52,7 @@ class BatchSchedule:
     @classmethod
     def from_dict(cls, instance: BatchInstance, data: dict[str, Any]) -> BatchSchedule:
         """Read the JSON form; jobs may come in any order but must match the instance's ids."""
-        unknown = sorted(set(data) - {"jobs", "model"})
-        if unknown:
-            raise InputError(f"unknown field {unknown[0]!r}; fields: jobs, model", where=f"schedule.{unknown[0]}")
+        refuse_unknown(data, {"jobs", "model"}, "schedule")
         jobs = data.get("jobs")
         if not isinstance(jobs, list):
             raise InputError(f"must be a list of jobs, got {type(jobs).__name__}", where="schedule.jobs")

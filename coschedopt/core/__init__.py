@@ -1,7 +1,7 @@
 """What every problem family shares, and nothing more."""
 
 from .deadline import Deadline
-from .errors import InputError, MethodRefused
+from .errors import InputError, MethodRefused, refuse_unknown
 from .highs import quiet_highs
 from .io import (
     instance_from_dict,
@@ -82,6 +82,7 @@ __all__ = [
     "read_json",
     "read_swf",
     "read_swf_header",
+    "refuse_unknown",
     "trace_folders",
     "register_family",
     "resolve",

@@ -25,19 +25,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar
 
-from ..core import InputError
+from ..core import InputError, refuse_unknown
 
 _INSTANCE_FIELDS = {"kind", "name", "nodes", "applications"}
 _APPLICATION_FIELDS = {"name", "stages"}
 _STAGE_FIELDS = {"duration", "nodes"}
-
-
-def refuse_unknown(data: dict[str, Any], allowed: set[str], where: str) -> None:
-    """One InputError naming the first field of ``data`` outside ``allowed``."""
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        at = f"{where}.{unknown[0]}" if where else unknown[0]
-        raise InputError(f"unknown field {unknown[0]!r}; fields: {', '.join(sorted(allowed))}", where=at)
 
 
 def is_number(x: Any) -> bool:
@@ -154,7 +146,7 @@ class EvolvingInstance:
         """The instance of a JSON dict; every refusal names its field (``applications[2].stages[1].nodes``)."""
         if not isinstance(data, dict):
             raise InputError(f"an instance must be a JSON object, got {type(data).__name__}")
-        refuse_unknown(data, _INSTANCE_FIELDS, "")
+        refuse_unknown(data, _INSTANCE_FIELDS)
         if "nodes" not in data:
             raise InputError("missing field 'nodes' (the cluster size)", where="nodes")
         apps = data.get("applications")

@@ -32,8 +32,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import InputError
-from .instance import EvolvingInstance, is_number, refuse_unknown
+from ..core import InputError, refuse_unknown
+from .instance import EvolvingInstance, is_number
 
 #: relative tolerance on times and durations (float round-off of fractional stretch limits)
 TIME_RTOL = 1e-9
@@ -158,7 +158,7 @@ class EvolvingSchedule:
         """The schedule of a JSON dict; its shape is checked here, its feasibility by :func:`validate_schedule`."""
         if not isinstance(data, dict):
             raise InputError(f"a schedule must be a JSON object, got {type(data).__name__}")
-        refuse_unknown(data, _SCHEDULE_FIELDS, "")
+        refuse_unknown(data, _SCHEDULE_FIELDS)
         apps = data.get("applications")
         if not isinstance(apps, list):
             raise InputError(f"must be a list of scheduled applications, got {apps!r}", where="applications")

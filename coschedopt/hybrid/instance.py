@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core import InputError
+from ..core import InputError, refuse_unknown
 
 _FIELDS = ("kind", "name", "cpus", "gpus", "tasks")
 _TASK_FIELDS = ("name", "cpu_time", "gpu_time")
@@ -145,9 +145,7 @@ class HybridInstance:
         """Read the JSON form; unknown fields (top level or in a task) are refused."""
         if not isinstance(data, dict):
             raise InputError(f"an instance must be a JSON object, got {type(data).__name__}")
-        unknown = sorted(set(data) - set(_FIELDS))
-        if unknown:
-            raise InputError(f"unknown field {unknown[0]!r}; fields: {', '.join(_FIELDS)}", where=unknown[0])
+        refuse_unknown(data, _FIELDS)
         for key in ("cpus", "gpus", "tasks"):
             if key not in data:
                 raise InputError(f"missing field {key!r}", where=key)
@@ -158,12 +156,7 @@ class HybridInstance:
         for j, task in enumerate(tasks):
             if not isinstance(task, dict):
                 raise InputError(f"a task must be an object, got {task!r}", where=f"tasks[{j}]")
-            extra = sorted(set(task) - set(_TASK_FIELDS))
-            if extra:
-                raise InputError(
-                    f"unknown field {extra[0]!r}; task fields: {', '.join(_TASK_FIELDS)}",
-                    where=f"tasks[{j}].{extra[0]}",
-                )
+            refuse_unknown(task, _TASK_FIELDS, f"tasks[{j}]", label="task fields")
             for key in ("cpu_time", "gpu_time"):
                 if key not in task:
                     raise InputError(f"missing field {key!r}", where=f"tasks[{j}].{key}")

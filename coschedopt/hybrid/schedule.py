@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import InputError
+from ..core import InputError, refuse_unknown
 from .instance import HybridInstance
 
 _ENTRY_FIELDS = ("task", "resource", "unit", "start")
@@ -62,9 +62,7 @@ class HybridSchedule:
         entries = data.get("tasks") if isinstance(data, dict) else None
         if not isinstance(entries, list):
             raise InputError(f"a hybrid schedule needs a list 'tasks', got {entries!r}", where="schedule.tasks")
-        extra_top = sorted(set(data) - {"tasks"})
-        if extra_top:
-            raise InputError(f"unknown field {extra_top[0]!r}; fields: tasks", where=f"schedule.{extra_top[0]}")
+        refuse_unknown(data, ("tasks",), "schedule")
         task, on_gpu, unit, start = [], [], [], []
         for e, entry in enumerate(entries):
             where = f"schedule.tasks[{e}]"

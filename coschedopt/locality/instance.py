@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core import InputError, MethodRefused
+from ..core import InputError, MethodRefused, refuse_unknown
 
 #: the constraints on a job's processor set, weakest first
 CONSTRAINTS = ("none", "contiguous", "local", "contiguous+local")
@@ -193,7 +193,7 @@ class LocalityInstance:
         """Read the issue's JSON; unknown fields (top level or in a job) are refused."""
         if not isinstance(data, dict):
             raise InputError(f"a locality instance must be a JSON object, got {type(data).__name__}")
-        _refuse_unknown(data, _FIELDS, "")
+        refuse_unknown(data, _FIELDS, show_value=True)
         if data.get("kind", "locality") != "locality":
             raise InputError(f"expected kind 'locality', got {data.get('kind')!r}", where="kind")
         for field in ("processors", "clusters"):
@@ -206,7 +206,7 @@ class LocalityInstance:
         for i, job in enumerate(jobs):
             if not isinstance(job, dict):
                 raise InputError(f"a job must be an object with 'time' and 'size', got {job!r}", where=f"jobs[{i}]")
-            _refuse_unknown(job, _JOB_FIELDS, f"jobs[{i}].")
+            refuse_unknown(job, _JOB_FIELDS, f"jobs[{i}]", show_value=True)
             for field in ("time", "size"):
                 if field not in job:
                     raise InputError(f"missing field {field!r}", where=f"jobs[{i}].{field}")
@@ -218,15 +218,6 @@ class LocalityInstance:
             data.get("constraint", "none"),
             data.get("topology", "line"),
             str(data.get("name", "locality")),
-        )
-
-
-def _refuse_unknown(data: dict[str, Any], allowed: set[str], prefix: str) -> None:
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise InputError(
-            f"unknown field {unknown[0]!r} = {data[unknown[0]]!r}; fields: {', '.join(sorted(allowed))}",
-            where=f"{prefix}{unknown[0]}",
         )
 
 

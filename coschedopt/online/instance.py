@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core import InputError
+from ..core import InputError, refuse_unknown
 
 #: the six objectives of §3.2: sum, max and L2 norm of bounded stretch and of flow
 OBJECTIVES = ("sum-stretch", "max-stretch", "l2-stretch", "sum-flow", "max-flow", "l2-flow")
@@ -167,10 +167,7 @@ class OnlineInstance:
         """Build from the JSON form; unknown or missing fields raise one located ``InputError``."""
         if not isinstance(data, dict):
             raise InputError(f"an instance must be a JSON object, got {type(data).__name__}")
-        unknown = sorted(set(data) - _FIELDS)
-        if unknown:
-            u = unknown[0]
-            raise InputError(f"unknown field {u!r} = {data[u]!r}; fields: {', '.join(sorted(_FIELDS))}", where=u)
+        refuse_unknown(data, _FIELDS, show_value=True)
         for key in ("processors", "tasks"):
             if key not in data:
                 raise InputError(f"missing field {key!r}", where=key)
@@ -181,12 +178,7 @@ class OnlineInstance:
         for i, t in enumerate(tasks):
             if not isinstance(t, dict):
                 raise InputError(f"must be a table with release and time, got {t!r}", where=f"tasks[{i}]")
-            extra = sorted(set(t) - _TASK_FIELDS)
-            if extra:
-                raise InputError(
-                    f"unknown field {extra[0]!r} = {t[extra[0]]!r}; fields: {', '.join(sorted(_TASK_FIELDS))}",
-                    where=f"tasks[{i}].{extra[0]}",
-                )
+            refuse_unknown(t, _TASK_FIELDS, f"tasks[{i}]", show_value=True)
             for key in ("release", "time"):
                 if key not in t:
                     raise InputError(f"missing field {key!r}", where=f"tasks[{i}].{key}")

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import InputError
+from ..core import InputError, refuse_unknown
 from .instance import OnlineInstance
 
 COMPLETED, KILLED, PREEMPTED = 0, 1, 2
@@ -119,9 +119,7 @@ class OnlineSchedule:
         """Read the JSON form; task names are resolved against ``instance``."""
         if not isinstance(data, dict) or not isinstance(data.get("tasks"), list):
             raise InputError(f"an online schedule needs a list 'tasks', got {data!r:.80}", where="schedule.tasks")
-        unknown = sorted(set(data) - {"tasks", "dedicated"})
-        if unknown:
-            raise InputError(f"unknown field {unknown[0]!r}; fields: dedicated, tasks", where=f"schedule.{unknown[0]}")
+        refuse_unknown(data, {"tasks", "dedicated"}, "schedule")
         dedicated = data.get("dedicated", 0)
         if isinstance(dedicated, bool) or not isinstance(dedicated, int) or dedicated < 0:
             raise InputError(f"must be an integer >= 0, got {dedicated!r}", where="schedule.dedicated")

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ...core import InputError
+from ...core import InputError, refuse_unknown
 
 _FIELDS = {"kind", "name", "k", "values"}
 
@@ -39,9 +39,7 @@ class ToyInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ToyInstance:
-        unknown = sorted(set(data) - _FIELDS)
-        if unknown:
-            raise InputError(f"unknown field {unknown[0]!r}; fields: {', '.join(sorted(_FIELDS))}", where=unknown[0])
+        refuse_unknown(data, _FIELDS)
         values = data.get("values")
         if not isinstance(values, list):
             raise InputError(f"must be a list of positive numbers, got {values!r}", where="values")
