@@ -35,10 +35,9 @@ from coschedopt.batch.instance import BatchInstance
 from coschedopt.batch.model import SimOptions
 from coschedopt.batch.platform import Platform
 from coschedopt.batch.queue import simulate_queue
-from coschedopt.core import read_swf
+from coschedopt.workloads import locate_trace, read_swf
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_TRACE = ROOT.parent / "shared" / "data" / "traces" / "KTH-SP2-1996-2.1-cln.swf.gz"
+DEFAULT_TRACE = "KTH-SP2-1996-2.1-cln.swf.gz"  # found by the toolkit's trace lookup (coschedopt traces fetch KTH-SP2)
 
 ACCASIM_RUNNER = r"""
 import collections, collections.abc, json, sys, time
@@ -125,12 +124,13 @@ def run_accasim(python: str, workload: Path, processors: int, policy: str, work:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--trace", default=str(DEFAULT_TRACE))
+    parser.add_argument("--trace", default=DEFAULT_TRACE)
     parser.add_argument("--accasim-python", default=os.environ.get("ACCASIM_PYTHON"))
     parser.add_argument("--quick", action="store_true", help="the first 3,000 jobs only")
     args = parser.parse_args()
     if not args.accasim_python:
         parser.error("give --accasim-python (or ACCASIM_PYTHON): an interpreter with accasim==1.1.3")
+    args.trace = str(locate_trace(args.trace))
     with gzip.open(args.trace, "rt") as fh:
         lines = [x for x in fh if x.strip() and not x.startswith(";")]
     if args.quick:

@@ -22,8 +22,6 @@ import resource
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-TRACE_DIR = Path(os.environ.get("COSCHEDOPT_TRACES") or ROOT.parent / "shared" / "data" / "traces")
 TRACES = {
     "Curie": "CEA-Curie-2011-2.1-cln.swf.gz",
     "HPC2N": "HPC2N-2002-2.2-cln.swf.gz",
@@ -48,11 +46,18 @@ def one_run(path: str, variant: str, jobs: int | None, limit: float, progress: b
     out.put((inst.n, inst.processors, rec is not None, cpu, wall, peak))
 
 
+def _trace(folder: str | None, file: str) -> Path:
+    """The trace in ``folder``, else where ``coschedopt traces fetch`` put it (or ``COSCHEDOPT_TRACES`` names it)."""
+    from coschedopt.workloads.traces import locate
+
+    return Path(folder) / file if folder else locate(file)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--traces", nargs="+", default=["Curie"], help=f"names among {', '.join(TRACES)}, or all")
     parser.add_argument("--variants", nargs="+", default=["beplat"])
-    parser.add_argument("--trace-dir", default=str(TRACE_DIR))
+    parser.add_argument("--trace-dir", default=None, help="the traces' folder (default: the toolkit's trace lookup)")
     parser.add_argument("--quick", action="store_true", help="the first 20,000 jobs of each trace")
     parser.add_argument("--jobs", type=int, default=None, help="the first JOBS jobs of each trace")
     parser.add_argument("--limit", type=float, default=1800.0, help="seconds per run before it is stopped")
@@ -69,7 +74,7 @@ def main() -> int:
             q = ctx.Queue()
             p = ctx.Process(
                 target=one_run,
-                args=(str(Path(args.trace_dir) / TRACES[name]), variant, jobs, args.limit, args.progress, q),
+                args=(str(_trace(args.trace_dir, TRACES[name])), variant, jobs, args.limit, args.progress, q),
             )
             p.start()
             n, procs, done, cpu, wall, peak = q.get()

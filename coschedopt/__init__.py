@@ -30,6 +30,8 @@ for _family in FAMILIES:
     importlib.import_module(f"{__name__}.{_family}")
 
 from . import bench  # noqa: E402, F401  (after the families: the benchmark harness, `coschedopt bench`)
+from .workloads import commands as _traces_command  # noqa: E402, F401  (`coschedopt traces`)
+from .workloads import traces  # noqa: E402  (coschedopt.traces.fetch / .list)
 
 __version__ = "0.1.0"
 
@@ -46,5 +48,6 @@ __all__ = [
     "objective",
     "save_instance",
     "solve",
+    "traces",
     "validate",
 ]

@@ -1,15 +1,23 @@
-"""Test-wide setup: the real traces of the shared data folder are where trace lookups look.
-
-The Parallel Workloads Archive logs are third-party data, not shipped: a user names
-their folder in ``COSCHEDOPT_TRACES``.  The tests read the copies beside the
-repository (``../shared/data/traces``) and fail, not skip, when they are missing.
-"""
+"""Test-wide fixtures (the trace helpers are in :mod:`tests.tracefiles`)."""
 
 from __future__ import annotations
 
-import os
+import shutil
 from pathlib import Path
 
-SHARED_TRACES = Path(__file__).resolve().parents[2] / "shared" / "data" / "traces"
+import pytest
 
-os.environ.setdefault("COSCHEDOPT_TRACES", str(SHARED_TRACES))
+from coschedopt.workloads import traces
+from tests.tracefiles import KTH_EXCERPT
+
+
+@pytest.fixture
+def kth_by_name(tmp_path, monkeypatch) -> Path:
+    """A trace folder where the KTH-SP2 excerpt stands under the archive's file name, named by
+    ``COSCHEDOPT_TRACES``: code that finds ``kth-sp2`` by name reads the excerpt's 3,000 jobs."""
+    folder = tmp_path / "traces"
+    folder.mkdir()
+    path = folder / traces.CATALOGUE["KTH-SP2"].file
+    shutil.copyfile(KTH_EXCERPT, path)
+    monkeypatch.setenv(traces.TRACES_ENV, str(folder))
+    return path

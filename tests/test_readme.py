@@ -17,7 +17,7 @@ def _section(title: str) -> str:
 
 
 def test_the_papers_are_cited_by_title_and_link_not_by_a_path_outside_the_repository():
-    # item 20: a clone has no ../shared/papers/
+    # item 20: a clone has no papers folder beside it
     assert "../shared" not in README
     table = _section("What it solves")
     assert "https://doi.org/10.1007/s10951-015-0445-x" in table and "https://doi.org/10.3390/computers10100122" in table

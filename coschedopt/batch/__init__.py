@@ -9,7 +9,7 @@ loc, beplat, plat), the communication penalty of §5.3.4 and, for
 conservative, the reassignment of §5.5.
 
 Data flows one way: :class:`BatchInstance` (JSON, or an SWF trace read by
-``coschedopt.core.read_swf``) -> simulator -> :class:`BatchSchedule` ->
+``coschedopt.workloads.read_swf``) -> simulator -> :class:`BatchSchedule` ->
 :func:`validate_schedule` -> :func:`batch_metrics`.  Importing this package
 registers the family, its simulators, its generators
 (``coschedopt generate batch ...``), its exports and its suites.

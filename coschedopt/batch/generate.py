@@ -12,7 +12,7 @@
 
 A trace is a path, or a file name looked up in the folders of the
 ``COSCHEDOPT_TRACES`` environment variable (``os.pathsep``-separated,
-:func:`coschedopt.core.locate_trace`).
+:func:`coschedopt.workloads.traces.locate`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core import InputError, SWFTrace, locate_trace, make_rng
+from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
+from ..workloads import SWFTrace, locate_trace
 from .instance import BatchInstance
 from .platform import Platform
 from .traces import WEEK, read_trace, thesis_platform, trace_instance
@@ -36,7 +37,7 @@ def _cached_trace(path: str, mtime: float) -> SWFTrace:
 
 
 def load_trace(trace: str) -> SWFTrace:
-    p = locate_trace(trace)
+    p = locate_trace(trace, where="--trace")
     return _cached_trace(str(p), p.stat().st_mtime)
 
 

@@ -1,6 +1,6 @@
 """Batch instances from Parallel Workloads Archive traces (SWF), with the thesis's platforms.
 
-:func:`trace_instance` reads a trace through :func:`coschedopt.core.read_swf`
+:func:`trace_instance` reads a trace through :func:`coschedopt.workloads.read_swf`
 (the archive's filters, counted), keeps the jobs submitted in a time window,
 shifts the times so the window starts at 0, and puts them on a platform:
 the one the thesis used for that trace (:data:`THESIS_PLATFORMS`, Table 5.2
@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core import InputError, SWFOptions, SWFTrace, read_swf
+from ..core import InputError
+from ..workloads import SWFOptions, SWFTrace, locate_trace, read_swf
 from .instance import BatchInstance
 from .platform import Platform
 
@@ -103,8 +104,9 @@ def trace_instance(
 
 
 def read_trace_instance(path: Path) -> BatchInstance:
-    """A whole trace as one instance (the family's reader of ``.swf`` and ``.swf.gz`` files)."""
-    return trace_instance(read_trace(path))
+    """A whole trace as one instance (the family's reader of ``.swf`` and ``.swf.gz`` files); a name that is
+    not a file is looked up in the trace cache and folders (``coschedopt solve KTH-SP2-1996-2.1-cln.swf.gz``)."""
+    return trace_instance(read_trace(locate_trace(path)))
 
 
 def first_jobs(instance: BatchInstance, jobs: int | None) -> BatchInstance:

@@ -33,18 +33,6 @@ from .registry import (
 from .result import Result
 from .rng import make_rng
 from .status import Status
-from .swf import (
-    SWF_DTYPE,
-    SWF_FIELDS,
-    SWFHeader,
-    SWFOptions,
-    SWFTrace,
-    iter_swf_chunks,
-    locate_trace,
-    read_swf,
-    read_swf_header,
-    trace_folders,
-)
 
 __all__ = [
     "Deadline",
@@ -56,11 +44,6 @@ __all__ = [
     "NoOptions",
     "OptionSpec",
     "Result",
-    "SWFHeader",
-    "SWFOptions",
-    "SWFTrace",
-    "SWF_DTYPE",
-    "SWF_FIELDS",
     "Status",
     "available_cores",
     "check_options",
@@ -69,8 +52,6 @@ __all__ = [
     "get_family",
     "get_method",
     "instance_from_dict",
-    "iter_swf_chunks",
-    "locate_trace",
     "load_instance",
     "load_schedule",
     "make_rng",
@@ -80,10 +61,7 @@ __all__ = [
     "option",
     "quiet_highs",
     "read_json",
-    "read_swf",
-    "read_swf_header",
     "refuse_unknown",
-    "trace_folders",
     "register_family",
     "resolve",
     "save_instance",

@@ -4,7 +4,7 @@ and their task counts under the note's filter.
 Table 3.1 gives, per trace, the platform's processors, the trace's task count
 and span, and the mean processors, tasks and window length (days) of its 20
 instances.  The filter of the family note (the archive's: status = 1, run time >
-0, allocated processors > 0; :func:`coschedopt.core.read_swf`'s defaults)
+0, allocated processors > 0; :func:`coschedopt.workloads.read_swf`'s defaults)
 reproduces the task counts of Curie, LLNL-Thunder, Metacentrum and RICC exactly.
 KTH-SP2's 20,483 also needs jobs that ran longer than they requested dropped
 (``require_run_within_requested``: 40 of them), which is what the modified copy
@@ -12,7 +12,7 @@ the thesis probably used lacks; HPC2N and SDSC-Blue differ by 5 jobs each becaus
 the archive versions differ (2.1 and 4.1 in the thesis, 2.2 and 4.2 here).
 
 Trace files are looked up by their archive name in the folders of the
-``COSCHEDOPT_TRACES`` environment variable (:func:`coschedopt.core.locate_trace`);
+``COSCHEDOPT_TRACES`` environment variable (:func:`coschedopt.workloads.traces.locate`);
 any path works too.  They are third-party data (download them from the archive)
 and are not shipped.
 """
@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core import InputError
-from ..core.swf import SWFOptions, locate_trace, read_swf
+from ..workloads import SWFOptions, locate_trace, read_swf
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ PRESETS: dict[str, TracePreset] = {
 def find_trace(trace: str | os.PathLike) -> Path:
     """The file of ``trace``: a path, a preset name (``curie``) or an archive file name."""
     name = PRESETS[str(trace)].file if str(trace) in PRESETS else trace
-    return locate_trace(name, hint=f"; presets: {', '.join(PRESETS)}")
+    return locate_trace(name, hint=f"; presets: {', '.join(PRESETS)}", where="--trace")
 
 
 @dataclass(frozen=True)

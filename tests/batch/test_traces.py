@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,10 +10,11 @@ import pytest
 from coschedopt import load_instance, solve
 from coschedopt.batch.generate import offline_sample, random_workload, week_instance
 from coschedopt.batch.traces import WEEK, read_trace, trace_instance
-from coschedopt.core import InputError, read_swf
+from coschedopt.core import InputError
+from coschedopt.workloads import read_swf
+from tests.tracefiles import KTH_EXCERPT, whole_trace
 
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "data" / "traces"
-KTH = "KTH-SP2-1996-2.1-cln.swf.gz"
+KTH = KTH_EXCERPT.name
 
 
 @pytest.mark.slow
@@ -29,39 +29,39 @@ KTH = "KTH-SP2-1996-2.1-cln.swf.gz"
 )
 def test_table_5_2_job_counts(trace, jobs, options):
     """status == 1, run > 0, allocated > 0 (and for KTH run <= requested), before any platform cut."""
-    assert read_swf(TRACES / trace, oversize="keep", **options).counts["kept"] == jobs
+    assert read_swf(whole_trace(trace), oversize="keep", **options).counts["kept"] == jobs
 
 
 def test_a_week_of_kth_on_the_thesis_platform():
-    inst = week_instance(str(TRACES / KTH), seed=3)
+    inst = week_instance(str(KTH_EXCERPT), seed=3)
     assert inst.platform.levels == (1, 2, 10, 100)
     assert inst.submit.min() >= 0 and inst.submit.max() < WEEK
-    again = week_instance(str(TRACES / KTH), seed=3)
+    again = week_instance(str(KTH_EXCERPT), seed=3)
     assert again.ids == inst.ids and inst.source["trace"] == KTH
-    aligned = week_instance(str(TRACES / KTH), align=True, seed=0)
+    aligned = week_instance(str(KTH_EXCERPT), align=True, seed=0)
     assert aligned.submit.min() == 0  # the first aligned week starts at the first submission
 
 
 def test_offline_sample_of_chapter_4():
-    inst = offline_sample(str(TRACES / KTH), jobs=50, processors=64, cluster_size=16, seed=1)
+    inst = offline_sample(str(KTH_EXCERPT), jobs=50, processors=64, cluster_size=16, seed=1)
     assert inst.n == 50 and (inst.submit == 0).all() and (inst.requested_time == inst.run_time).all()
     assert inst.platform.levels == (1, 4, 64) and inst.size.max() <= 64
 
 
 def test_an_empty_window_is_refused():
-    trace = read_trace(TRACES / KTH)
+    trace = read_trace(KTH_EXCERPT)
     with pytest.raises(InputError, match="no job") as e:
         trace_instance(trace, start=10**10, end=10**10 + WEEK)
     assert e.value.where == "window"
 
 
 def test_jobs_larger_than_the_thesis_platform_are_dropped_and_counted():
-    trace = read_trace(TRACES / "LLNL-Thunder-2007-1.1-cln.swf.gz")
+    trace = read_trace(whole_trace("LLNL-Thunder"))
     assert trace.counts["oversize"] == 101 and int(trace.size.max()) <= 1024
 
 
 def test_an_swf_file_is_an_instance(tmp_path):
-    with gzip.open(TRACES / KTH, "rt") as fh:
+    with gzip.open(KTH_EXCERPT, "rt") as fh:
         head = [next(fh) for _ in range(400)]
     p = tmp_path / "kth-head.swf"
     p.write_text("".join(head))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -15,9 +13,7 @@ from coschedopt.batch.procsets import ids_from_bits, ids_from_bytes
 from coschedopt.batch.profile import Profile
 from coschedopt.batch.traces import first_jobs, read_trace, trace_instance
 from coschedopt.batch.wordprofile import WordProfile
-
-DATA = Path(__file__).resolve().parents[2] / "coschedopt" / "batch" / "data"
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "data" / "traces"
+from tests.tracefiles import CURIE_EXCERPT, KTH_EXCERPT
 
 
 def _same(words: WordProfile, ints: Profile) -> None:
@@ -85,11 +81,11 @@ def test_conservative_on_both_profiles_on_random_workloads(variant):
 
 @pytest.mark.parametrize(
     "path, jobs",
-    [(DATA / "KTH-SP2-1996-2.1-cln-first3000.swf.gz", None), (TRACES / "CEA-Curie-2011-2.1-cln.swf.gz", 2000)],
+    [(KTH_EXCERPT, None), (CURIE_EXCERPT, 2000)],
 )
 def test_conservative_on_both_profiles_on_the_first_jobs_of_a_trace(path, jobs):
     """The settings of benchmarks/batch_traces.py (beplat, reassignment, exponential penalty F = 2); the repository's
-    KTH cut (1,913 jobs kept) and the first 2,000 Curie jobs."""
+    KTH cut (1,913 jobs kept) and the first 2,000 Curie jobs (of the excerpt's 3,000 lines)."""
     inst = first_jobs(trace_instance(read_trace(path)), jobs)
     options = ConservativeOptions(allocation="beplat", penalty="exponential", factor=2.0, reassign=True)
     a = simulate_conservative(inst, options, compiled=True).schedule(with_reservations=True).to_dict()

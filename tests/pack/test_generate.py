@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +22,7 @@ from coschedopt.pack.generate import (
     workload_iii,
 )
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "profiles" / "lilac-threads"
+PROFILES = Path(__file__).resolve().parents[2] / "coschedopt" / "pack" / "data" / "profiles"
 
 
 def test_workload_sizes_and_reproducibility():
@@ -47,26 +49,24 @@ def test_workload_i_uses_measured_profiles():
     assert 2 < w.times[0, 0] / w.times[0, -1] < 8
 
 
-def test_shipped_profiles_equal_the_shared_copies():
-    if not SHARED.exists():
-        pytest.skip("shared/ data not beside this checkout")
-    shipped = Path(__file__).resolve().parents[2] / "coschedopt" / "pack" / "data" / "profiles" / "lilac-threads"
-    for f in SHARED.glob("*.csv"):
-        if not f.name.endswith("_speedup.csv"):
-            assert (shipped / f.name).read_bytes() == f.read_bytes()
+def test_shipped_profiles_are_the_published_files():
+    """Each shipped CSV has the SHA-256 its README records for the upstream file (copied unchanged)."""
+    recorded = dict(re.findall(r"\| `([\w.]+\.csv)` \| `([0-9a-f]{64})` \|", (PROFILES / "README.md").read_text()))
+    shipped = sorted((PROFILES / "lilac-threads").glob("*.csv"))
+    assert sorted(recorded) == [f.name for f in shipped]
+    for f in shipped:
+        assert hashlib.sha256(f.read_bytes()).hexdigest() == recorded[f.name], f.name
 
 
 def test_profiles_loader_on_real_lilac_data():
-    if not SHARED.exists():
-        pytest.skip("shared/ data not beside this checkout")
-    files = sorted(str(f) for f in SHARED.glob("*.csv") if not f.name.endswith("_speedup.csv"))
+    files = sorted(str(f) for f in (PROFILES / "lilac-threads").glob("*.csv"))
     # measured profiles break Eq. (1): a clear refusal without repair ...
     with pytest.raises(InputError, match=r"breaks Eq\. \(1\)"):
         load_profiles(files)
     # ... and a valid instance with it
     inst = load_profiles(files, repair_profiles=True, max_pack_size=3)
     assert (inst.n, inst.processors, inst.k) == (5, 32, 3)
-    assert read_profile_csv(SHARED / "npb.csv")[1][0] == 317.59
+    assert read_profile_csv(PROFILES / "lilac-threads" / "npb.csv")[1][0] == 317.59
 
 
 def test_profiles_loader_errors_name_file_line_field(tmp_path):

@@ -36,11 +36,13 @@ Design:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gzip
 import io
 import os
 import re
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +50,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from .errors import InputError
+from ..core.errors import InputError
 
 #: the 18 fields of an SWF job line, in file order (SWF v2.2)
 SWF_FIELDS: tuple[str, ...] = (
@@ -240,33 +242,6 @@ class SWFTrace:
         )
 
 
-#: the environment variable naming the folders (``os.pathsep``-separated) where trace files are looked up
-TRACES_ENV = "COSCHEDOPT_TRACES"
-#: where the Parallel Workloads Archive's logs are downloaded from
-ARCHIVE_URL = "https://www.cs.huji.ac.il/labs/parallel/workload/logs.html"
-
-
-def trace_folders() -> list[Path]:
-    """The folders named by ``COSCHEDOPT_TRACES``, in order (traces are third-party data, not shipped)."""
-    return [Path(d) for d in os.environ.get(TRACES_ENV, "").split(os.pathsep) if d]
-
-
-def locate_trace(trace: str | os.PathLike, *, hint: str = "") -> Path:
-    """The file of ``trace``: a path to a file, else an archive file name looked up in
-    :func:`trace_folders`; ``hint`` ends the error message (what else ``trace`` may be)."""
-    path = Path(trace)
-    if path.is_file():
-        return path
-    for folder in trace_folders():
-        if (folder / path.name).is_file():
-            return folder / path.name
-    raise InputError(
-        f"no trace {str(trace)!r}: give a path, or put the archive's file {path.name!r} in a folder named by "
-        f"{TRACES_ENV} (download it from {ARCHIVE_URL}){hint}",
-        where="--trace",
-    )
-
-
 def open_text(path: str | os.PathLike) -> TextIO:
     """Open a plain or gzipped text file (gzip recognised by its magic bytes)."""
     p = Path(path)
@@ -282,10 +257,27 @@ def open_text(path: str | os.PathLike) -> TextIO:
         raise InputError(f"cannot read: {exc}", where=str(p)) from None
 
 
+@contextlib.contextmanager
+def _readable(path: str | os.PathLike) -> Iterator[None]:
+    """Turn what a truncated or corrupt gzip stream raises mid-read into one :class:`InputError` on the file.
+
+    gzip only finds out while reading: a cut download raises ``EOFError``, a
+    damaged one ``zlib.error`` (CRC or data) or ``gzip.BadGzipFile``.
+    """
+    try:
+        yield
+    except EOFError:
+        raise InputError(
+            "truncated gzip file: the stream ends before its end marker (fetch it again)", where=str(path)
+        ) from None
+    except (zlib.error, gzip.BadGzipFile) as exc:
+        raise InputError(f"corrupt gzip file ({exc}); fetch it again", where=str(path)) from None
+
+
 def read_swf_header(path: str | os.PathLike) -> SWFHeader:
     """The header of a trace: its leading ``;`` lines (reading stops at the first job line)."""
     comments: list[str] = []
-    with open_text(path) as fh:
+    with open_text(path) as fh, _readable(path):
         for line in fh:
             stripped = line.strip()
             if stripped and not stripped.startswith(";"):
@@ -314,7 +306,7 @@ def iter_swf_chunks(
     ``skipped`` (when given).
     """
     where = str(path)
-    with open_text(path) as fh:
+    with open_text(path) as fh, _readable(path):
         texts: list[str] = []
         numbers: list[int] = []
         for number, line in enumerate(fh, start=1):

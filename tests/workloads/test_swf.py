@@ -1,4 +1,5 @@
-"""core/swf.py: the SWF reader on every shared trace's first lines, on hand-built traces and on malformed lines."""
+"""workloads/swf.py: the SWF reader on the first lines of every catalogued trace (the shipped excerpts), on
+hand-built traces, on malformed lines and on truncated or corrupt gzip files."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import numpy as np
 import pytest
 
 from coschedopt.core import InputError
-from coschedopt.core.swf import (
+from coschedopt.workloads import traces
+from coschedopt.workloads.swf import (
     SWF_DTYPE,
     SWF_FIELDS,
     SWFOptions,
@@ -18,14 +20,20 @@ from coschedopt.core.swf import (
     read_swf,
     read_swf_header,
 )
+from tests.tracefiles import excerpt_files
 
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "data" / "traces"
-TRACE_FILES = sorted(TRACES.glob("*.swf.gz"))
+TRACE_FILES = excerpt_files()
 FIRST_LINES = 300
 
 
-def test_the_shared_traces_are_there():
-    assert len(TRACE_FILES) == 12, f"expected the 12 traces of {TRACES}"
+def _excerpt(name: str) -> Path:
+    return next(p for p in TRACE_FILES if p.name.startswith(name))
+
+
+def test_an_excerpt_ships_for_every_catalogued_trace():
+    assert len(TRACE_FILES) == len(traces.CATALOGUE) == 12
+    for info in traces.CATALOGUE.values():
+        assert sum(p.name.startswith(info.file.removesuffix(".swf.gz")) for p in TRACE_FILES) == 1, info.name
 
 
 def _head(path: Path, n: int) -> list[str]:
@@ -73,14 +81,14 @@ def test_every_trace_first_lines_read_as_a_plain_split(tmp_path, path):
 
 
 def test_headers_typed_fields():
-    kth = read_swf_header(TRACES / "KTH-SP2-1996-2.1-cln.swf.gz")
+    kth = read_swf_header(_excerpt("KTH-SP2"))
     assert (kth.max_procs, kth.max_nodes, kth.max_records) == (100, 100, 28476)
-    ctc = read_swf_header(TRACES / "CTC-SP2-1996-3.1-cln.swf.gz")
+    ctc = read_swf_header(_excerpt("CTC-SP2"))
     assert ctc.max_nodes == 338 and ctc.time_zone_string == "US/Eastern"
-    curie = read_swf_header(TRACES / "CEA-Curie-2011-2.1-cln.swf.gz")
+    curie = read_swf_header(_excerpt("CEA-Curie"))
     assert curie.max_procs == 93312 and curie.unix_start_time == 1296571124
     assert len(curie.entries["Partition"]) == 33 and curie.get("maxprocs") == "93312"
-    ricc = read_swf_header(TRACES / "RICC-2010-2.swf.gz")
+    ricc = read_swf_header(_excerpt("RICC"))
     assert ricc.max_procs is None and ricc.entries == {}
 
 
@@ -213,3 +221,22 @@ def test_bad_options_and_files(tmp_path):
         read_swf(tmp_path / "missing.swf")
     empty = read_swf(_write(tmp_path, header=HEADER, name="e.swf"))
     assert len(empty) == 0 and empty.counts["kept"] == 0 and empty.jobs.dtype == SWF_DTYPE
+
+
+def test_a_truncated_gzip_trace_is_one_error_naming_the_file(tmp_path):
+    whole = _excerpt("KTH-SP2").read_bytes()
+    cut = tmp_path / "cut.swf.gz"
+    cut.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(InputError, match="truncated gzip file") as e:
+        read_swf(cut)
+    assert e.value.where == str(cut)
+
+
+def test_a_corrupt_gzip_trace_is_one_error_naming_the_file(tmp_path):
+    whole = bytearray(_excerpt("KTH-SP2").read_bytes())
+    whole[len(whole) // 2] ^= 0xFF  # one flipped byte inside the deflate stream
+    bad = tmp_path / "bad.swf.gz"
+    bad.write_bytes(bytes(whole))
+    with pytest.raises(InputError, match="corrupt gzip file|truncated gzip file|not a number|fields") as e:
+        read_swf(bad)
+    assert str(bad) in str(e.value)
