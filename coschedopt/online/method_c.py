@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
+from ..workloads.traces import TRACE_HELP
 from .instance import OBJECTIVES, OnlineInstance
 from .traces import PRESETS, find_trace, read_trace_jobs
 
@@ -109,9 +110,7 @@ def method_c_instance(
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--trace", required=True, help=f"a preset ({', '.join(PRESETS)}), an archive file name or a path to an SWF file"
-    )
+    parser.add_argument("--trace", required=True, help=f"a preset of Table 3.1 ({', '.join(PRESETS)}) or {TRACE_HELP}")
     parser.add_argument("--window-days", type=float, default=None, help="window length s in days (default: Table 3.1)")
     parser.add_argument(
         "--trace-processors",

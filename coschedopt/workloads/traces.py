@@ -230,6 +230,14 @@ def locate(trace: str | os.PathLike, *, hint: str = "", where: str | None = None
     )
 
 
+#: the help text of every ``--trace`` option: what it accepts and where names are looked up
+TRACE_HELP = (
+    "an SWF file: a path, a known trace's name (KTH-SP2, CEA-Curie, ...: `coschedopt traces list`) or an archive "
+    f"file name, looked up in the trace cache, then in the folders of ${TRACES_ENV} and their sub-folders; "
+    "`coschedopt traces fetch NAME` downloads it"
+)
+
+
 def _source(t: TraceInfo, mirror: str | None) -> str:
     """The URL to download ``t`` from: the archive's, or ``mirror/FILE`` (a folder becomes a ``file://`` URL)."""
     mirror = mirror or os.environ.get(MIRROR_ENV) or None
