@@ -20,13 +20,14 @@ processors idle now are left to the jobs that run past the shadow time:
 
 - ``busy-first`` (default): the processors busy now but free at the shadow
   time are reserved first, so that as many processors idle now as possible
-  stay outside the reservation.  When they are at least ``size``, the
-  reservation is the variant's choice among them (if a forced variant rejects
-  them: as ``lowest-ids``).  When they are fewer, a best-effort variant
-  (basic, becont, beloc, beplat) reserves all of them plus its own choice of
-  the rest among the processors idle now (basic: their lowest ids); a forced
-  variant (cont, loc, plat), whose reservation must have the shape the variant
-  requires, reserves as ``lowest-ids``.  With basic, the jobs that run past
+  stay outside the reservation.  A best-effort variant (basic, becont, beloc,
+  beplat) reserves its choice among them when they are at least ``size``,
+  else all of them plus its own choice of the rest among the processors idle
+  now (basic: their lowest ids).  A forced variant (cont, loc, plat), whose
+  reservation must have the shape the variant requires, keeps the
+  ``lowest-ids`` reservation when it holds no idle processor, else takes its
+  choice among the busy-now ones if they are at least ``size`` and it accepts
+  them, else keeps the ``lowest-ids`` one.  With basic, the jobs that run past
   the shadow time then get exactly the textbook's "extra" processors (free at
   the shadow time minus the head's size), and a job that ends by it takes the
   lowest free ids, the reserved idle ones first, so leaves the extra ones to
@@ -146,7 +147,7 @@ def simulate_queue(
             if ids is None:
                 break
             start(queue.pop(0), ids)
-        if backfill and len(queue) > 1:
+        if backfill and len(queue) > 1 and free:  # with no processor idle, nothing can backfill
             queue = _backfill(t, queue, allocator, options.reservation, running, bits, free, req, size, start)
         if verbose and instants % 20000 == 0:
             print(f"{'easy' if backfill else 'fcfs'}: {nxt}/{n} jobs submitted, t={t}", file=sys.stderr)
@@ -170,7 +171,7 @@ def _head_reservation(head_size: int, free: int, running, bits, allocator: Alloc
             reserved = choose_mask(available, head_size)
             if reserved is not None:
                 break
-    if rule == "busy-first":
+    if rule == "busy-first" and not (forced and (reserved & free) == 0):
         freed = available & ~free
         count = freed.bit_count()
         if count >= head_size:

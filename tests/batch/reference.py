@@ -137,17 +137,20 @@ def simulate(inst, method: str, opts: dict) -> dict[int, tuple[int, int, list[in
 
     def reserve(t: int, s: int, h: int) -> list[int]:
         """EASY's head reservation at the shadow time ``s`` (the ``reservation`` option of ``easy``)."""
-        at_shadow = window_free(s, req[h])
-        if opts.get("reservation", "busy-first") == "busy-first":
-            idle = window_free(t, 1)
-            freed = [p for p in at_shadow if p not in idle]
-            if len(freed) >= size[h]:
-                hold = choose(freed, size[h], variant, m, levels, opts)
-                if hold is not None:
-                    return hold
-            elif variant not in ("cont", "loc", "plat"):
-                return sorted(freed + choose(idle, size[h] - len(freed), variant, m, levels, opts))
-        return choose(at_shadow, size[h], variant, m, levels, opts)
+        lowest_ids = choose(window_free(s, req[h]), size[h], variant, m, levels, opts)
+        if opts.get("reservation", "busy-first") == "lowest-ids":
+            return lowest_ids
+        idle = window_free(t, 1)
+        freed = [p for p in window_free(s, req[h]) if p not in idle]
+        forced = variant in ("cont", "loc", "plat")
+        if forced and not set(lowest_ids) & set(idle):
+            return lowest_ids
+        if len(freed) >= size[h]:
+            hold = choose(freed, size[h], variant, m, levels, opts)
+            return lowest_ids if hold is None else hold
+        if forced:
+            return lowest_ids
+        return sorted(freed + choose(idle, size[h] - len(freed), variant, m, levels, opts))
 
     def begin(j: int, t: int, ids: list[int], dur: tuple[int, bool] | None = None) -> None:
         d, failed = dur or duration(run[j], req[j], ids, size[j], m, levels, opts)
