@@ -34,7 +34,7 @@ import numpy as np
 from coschedopt.batch.instance import BatchInstance
 from coschedopt.batch.model import SimOptions
 from coschedopt.batch.platform import Platform
-from coschedopt.batch.queue import simulate_queue
+from coschedopt.batch.queue import EasyOptions, simulate_queue
 from coschedopt.workloads import locate_trace, read_swf
 
 DEFAULT_TRACE = "KTH-SP2-1996-2.1-cln.swf.gz"  # found by the toolkit's trace lookup (coschedopt traces fetch KTH-SP2)
@@ -145,7 +145,8 @@ def main() -> int:
         rows, ours_fcfs, theirs_fifo = [], None, None
         for ours_name, policy in (("fcfs", "fifo"), ("easy", "easy")):
             cpu = time.process_time()
-            rec = simulate_queue(inst, SimOptions(), backfill=ours_name == "easy")
+            easy = ours_name == "easy"
+            rec = simulate_queue(inst, EasyOptions() if easy else SimOptions(), backfill=easy)
             ours = time.process_time() - cpu
             theirs = run_accasim(args.accasim_python, workload, processors, policy, work)
             rows.append((ours_name, inst.n, ours, theirs["cpu"]))

@@ -26,8 +26,11 @@ plat       forced platform level: as beplat at the level of L_min only, else
            reject (so L = L_min)
 =========  ==================================================================
 
-``topology="ring"`` (the author's code) makes a run through the last and the
-first id one range for becont and cont; the theory's line (default) does not.
+``topology="ring"`` makes a run through the last and the first id one range
+for becont and cont; the theory's line (default) does not.  The author's
+published simulator allocates on a line and treats ids as a ring only in its
+contiguity metric: ``topology="line"`` with ``metric_topology="ring"``
+(:class:`.model.SimOptions`, read by :mod:`.metrics`).
 Cost: O(|P|) numpy work per call.
 """
 

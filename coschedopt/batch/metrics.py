@@ -8,7 +8,8 @@ ideal allocation, ``size_j`` processors):
 - bounded stretch (e_j − r_j) / max(p_j, B), B = 10 s, optionally clamped
   below at 1 (thesis §5.7, the note's reading of the unset bound);
 - contiguity: the number of maximal id ranges (a ring joins the last and the
-  first id when the schedule's topology is ``ring``);
+  first id when the schedule's ``metric_topology`` is ``ring``; a schedule
+  without one uses its ``topology``, the allocation's);
 - locality: clusters used / ⌈size/ℓ⌉; platform level L / L_min (§5.6.4).
 
 The schedule's measures: makespan (last end − first submission), sums and
@@ -54,7 +55,7 @@ OBJECTIVE_SCALED_METRICS = ("sum_flow", "mean_flow")
 def job_shapes(instance: BatchInstance, schedule: BatchSchedule) -> dict[str, np.ndarray]:
     """Per job: ``ranges``, ``clusters`` used, ``min_clusters``, ``level`` L and ``min_level`` L_min."""
     plat = instance.platform
-    ring = schedule.model.get("topology") == "ring"
+    ring = schedule.model.get("metric_topology", schedule.model.get("topology")) == "ring"
     n = instance.n
     out = {k: np.zeros(n, dtype=np.int64) for k in ("ranges", "clusters", "min_clusters", "level", "min_level")}
     ell = plat.cluster_size

@@ -24,7 +24,16 @@ class SimOptions(MethodOptions):
     )
     factor: float = option(2.0, "penalty factor F", min=0.0)
     topology: str = option(
-        "line", "processor ids on a line (theory) or a ring (author's code) for contiguity", choices=TOPOLOGIES
+        "line",
+        "processor ids on a line (theory) or a ring for becont and cont's allocation (and, by default, the metric)",
+        choices=TOPOLOGIES,
+    )
+    metric_topology: str | None = option(
+        None,
+        "processor ids on a line or a ring for the contiguity metric only (default: as topology); "
+        "topology=line with metric_topology=ring allocates without wrapping and counts a run through "
+        "the last and the first id as one range",
+        choices=TOPOLOGIES,
     )
     becont_rule: str = option(
         "largest-first",
@@ -53,6 +62,7 @@ class SimOptions(MethodOptions):
             "penalty": self.penalty,
             "factor": self.factor,
             "topology": self.topology,
+            "metric_topology": self.metric_topology or self.topology,
         }
 
 

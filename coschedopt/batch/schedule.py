@@ -4,12 +4,14 @@ JSON::
 
     {"jobs": [{"id": "1", "start": 3600, "end": 10800, "processors": "0-15", "failed": false,
                "reserved": 3600}],
-     "model": {"allocation": "basic", "penalty": "none", "factor": 2.0, "topology": "line"}}
+     "model": {"allocation": "basic", "penalty": "none", "factor": 2.0, "topology": "line",
+               "metric_topology": "line"}}
 
 ``processors`` is an interval-set string of 0-based ids; ``reserved`` (the
 start of the job's first reservation) is written by ``conservative`` only;
 ``model`` records the simulator's settings that decide what a valid duration is
-(the penalty) and what counts as contiguous (the topology).  The objective is
+(the penalty) and what the contiguity metric counts as one range
+(``metric_topology``, else ``topology``: ids on a line or a ring).  The objective is
 the sum of flow times, Σ (end − submit), recomputed from the data.
 """
 

@@ -135,6 +135,23 @@ def simulate(inst, method: str, opts: dict) -> dict[int, tuple[int, int, list[in
     def pick(s: int, j: int) -> list[int] | None:
         return choose(window_free(s, req[j]), size[j], variant, m, levels, opts)
 
+    def reserve(t: int, s: int, h: int) -> list[int]:
+        """EASY's head reservation at the shadow time ``s`` (the ``reservation`` option of ``easy``)."""
+        lowest_ids = choose(window_free(s, req[h]), size[h], variant, m, levels, opts)
+        if opts.get("reservation", "busy-first") == "lowest-ids":
+            return lowest_ids
+        idle = window_free(t, 1)
+        freed = [p for p in window_free(s, req[h]) if p not in idle]
+        forced = variant in ("cont", "loc", "plat")
+        if forced and not set(lowest_ids) & set(idle):
+            return lowest_ids
+        if len(freed) >= size[h]:
+            hold = choose(freed, size[h], variant, m, levels, opts)
+            return lowest_ids if hold is None else hold
+        if forced:
+            return lowest_ids
+        return sorted(freed + choose(idle, size[h] - len(freed), variant, m, levels, opts))
+
     def begin(j: int, t: int, ids: list[int], dur: tuple[int, bool] | None = None) -> None:
         d, failed = dur or duration(run[j], req[j], ids, size[j], m, levels, opts)
         out[j] = (t, t + d, ids, failed)
@@ -181,7 +198,7 @@ def simulate(inst, method: str, opts: dict) -> dict[int, tuple[int, int, list[in
         if method == "easy" and len(queue) > 1:
             h = queue[0]
             s = next(s for s in range(t + 1, horizon) if pick(s, h) is not None)
-            hold = pick(s, h)
+            hold = reserve(t, s, h)
             busy[s : s + req[h], hold] = True
             for j in list(queue[1:]):
                 ids = pick(t, j)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from coschedopt import solve, validate
 from coschedopt.batch import BatchInstance, BatchSchedule, batch_metrics
 from coschedopt.batch.metrics import bounded_stretch
 
@@ -50,3 +51,49 @@ def test_metrics_on_a_hand_computed_schedule():
     ring = BatchSchedule.from_dict(inst, {**sched.to_dict(), "model": {"topology": "ring"}})
     assert batch_metrics(inst, ring)["contiguity_factor"] == pytest.approx(4 / 3)  # 0-2 7 is one ring range
     assert np.allclose(bounded_stretch(inst, sched, clamp=False), [0.4, 1.0, 0.7])
+
+
+def test_the_metric_topology_overrides_the_allocation_topology():
+    inst = BatchInstance.from_dict(
+        {
+            "kind": "batch",
+            "platform": {"processors": 4, "levels": []},
+            "jobs": [{"id": "a", "submit": 0, "run_time": 1, "requested_time": 1, "size": 3}],
+        }
+    )
+    sched = BatchSchedule.from_dict(inst, {"jobs": [{"id": "a", "start": 0, "end": 1, "processors": "0 2-3"}]})
+
+    def ranges(**model):
+        return batch_metrics(inst, BatchSchedule.from_dict(inst, {**sched.to_dict(), "model": model}))[
+            "contiguity_factor"
+        ]
+
+    assert ranges() == 2 and ranges(topology="ring") == 1  # no metric_topology: the allocation's
+    assert ranges(topology="line", metric_topology="ring") == 1
+    assert ranges(topology="ring", metric_topology="line") == 2
+
+
+@pytest.mark.parametrize("method", ["fcfs", "easy", "conservative"])
+def test_a_ring_metric_with_line_allocation(method):
+    """a takes 0-1, b takes 2; when a ends, c (3 processors) gets 0-1 and 3 on a line: two ranges on
+    a line, one on a ring (3 0 1).  The allocation is the line's whatever the metric."""
+    inst = BatchInstance.from_dict(
+        {
+            "kind": "batch",
+            "platform": {"processors": 4, "levels": []},
+            "jobs": [
+                {"id": j, "submit": r, "run_time": p, "requested_time": p, "size": q}
+                for j, r, p, q in (("a", 0, 2, 2), ("b", 0, 9, 1), ("c", 1, 3, 3))
+            ],
+        }
+    )
+    line = solve(inst, method).schedule
+    author = solve(inst, method, metric_topology="ring").schedule
+    assert line.processors == author.processors == ("0-1", "2", "0-1 3")
+    assert (line.start == author.start).all() and (line.end == author.end).all()
+    assert line.model["metric_topology"] == "line"
+    assert author.model["topology"] == "line" and author.model["metric_topology"] == "ring"
+    validate(inst, author)
+    assert batch_metrics(inst, line)["contiguity_factor"] == pytest.approx(4 / 3)
+    assert batch_metrics(inst, author)["contiguity_factor"] == 1
+    assert solve(inst, method, topology="ring").schedule.model["metric_topology"] == "ring"

@@ -9,6 +9,7 @@ import pytest
 from coschedopt import solve, validate
 from coschedopt.batch.generate import random_workload
 from coschedopt.batch.procsets import parse_ids
+from coschedopt.batch.queue import RESERVATIONS
 
 from . import reference
 
@@ -42,6 +43,29 @@ def test_simulators_match_the_per_time_unit_reference(method, variant):
         if seed % 4 == 3:
             opts |= {"topology": "ring"}
         _compare(inst, method, opts)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_easy_with_the_lowest_ids_reservation_matches_the_reference(variant):
+    for seed in range(12):
+        m, levels = PLATFORMS[seed % len(PLATFORMS)]
+        inst = random_workload(14, m, levels, horizon=30, max_run=9, seed=500 + seed)
+        opts = {"allocation": variant, "reservation": "lowest-ids"}
+        if seed % 4 == 3:
+            opts |= {"topology": "ring", "penalty": "linear", "factor": 1.5}
+        _compare(inst, "easy", opts)
+
+
+@pytest.mark.parametrize("variant", ("cont", "loc", "plat"))
+def test_easy_reservations_of_forced_variants_match_the_reference(variant):
+    """Seeds (found by a search) where the two reservations of a forced variant give different schedules."""
+    for seed in (31, 60, 87, 143, 155):
+        m, levels = PLATFORMS[seed % len(PLATFORMS)]
+        inst = random_workload(14, m, levels, horizon=30, max_run=9, seed=seed)
+        for rule in ("busy-first", "lowest-ids"):
+            _compare(inst, "easy", {"allocation": variant, "reservation": rule})
+        schedules = [solve(inst, "easy", allocation=variant, reservation=r).schedule for r in RESERVATIONS]
+        assert schedules[0].to_dict() != schedules[1].to_dict(), f"seed {seed}"
 
 
 @pytest.mark.parametrize(
