@@ -38,7 +38,7 @@ CH5_CLAIMS = {
 
 
 def batch_report(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
-    from ..bench import Section
+    from ..viz.report import Section
 
     rows = [r for r in rows if r.get("status") == "FEASIBLE" and r.get("sum_flow") is not None]
     for r in rows:
@@ -69,7 +69,7 @@ def _order(variants) -> list[str]:
 
 def chapter4_blocks(rows: list[dict[str, Any]]) -> list[Any]:
     """Makespan against basic (Figs. 4.7-4.9), contiguous and local jobs (4.10-4.11), locality ratio (4.12)."""
-    from ..bench import Table
+    from ..viz.report import Table
 
     basic = {r["instance_id"]: r["makespan"] for r in rows if r["_variant"] == "basic"}
     mean_basic = statistics.fmean(basic.values()) if basic else None
@@ -122,7 +122,7 @@ def normalised(rows: list[dict[str, Any]], metric: str) -> dict[tuple[str, str],
 
 
 def chapter5_blocks(rows: list[dict[str, Any]], slug: str) -> list[Any]:
-    from ..bench import Table
+    from ..viz.report import Table
 
     variants = _order(r["_variant"] for r in rows)
     complete = {i for (i,), rs in _by(rows, "instance_id").items() if {r["_variant"] for r in rs} >= set(variants)}
@@ -157,8 +157,8 @@ def _flow_figure(rows, groups, variants, slug):
     """Fig. 5.8's bars: normalised sum flow per platform and variant."""
     import matplotlib.pyplot as plt
 
-    from ..bench import Figure
     from ..viz import png_bytes
+    from ..viz.report import Figure
 
     norm = normalised(rows, "sum_flow")
     fig, ax = plt.subplots(figsize=(10, 3.6))

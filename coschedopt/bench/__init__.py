@@ -24,9 +24,6 @@ from . import command  # noqa: F401  (registers `coschedopt bench`)
 #: public name -> module defining it; imported on first use, so that `import coschedopt`
 #: (and `coschedopt --help`) does not load the harness
 _LAZY = {
-    "Figure": "report",
-    "Section": "report",
-    "Table": "report",
     "write_report": "report",
     "RunSummary": "runner",
     "run_suite": "runner",
@@ -57,13 +54,10 @@ def __dir__() -> list[str]:
 __all__ = [
     "SCHEMA",
     "Cell",
-    "Figure",
     "ResultStore",
     "ResultTable",
     "RunSummary",
-    "Section",
     "Suite",
-    "Table",
     "bundled_suites",
     "load_suite",
     "result_table",

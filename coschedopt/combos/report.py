@@ -29,7 +29,7 @@ def ratios(rows: list[dict[str, Any]]) -> dict[tuple[str, str, Any], list[float]
 
 def competitive_ratio_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
     """A table of mean (max) ratios per label and alpha, and Figures 6-7 when alpha varies."""
-    from ..bench import Figure, Section, Table
+    from ..viz.report import Figure, Section, Table
 
     by = ratios(rows)
     if not by:

@@ -21,7 +21,7 @@ def records_by_method(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, An
 
 def evolving_report(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
     """One section: both tables (ours beside the paper's), and the averages outside the tolerance."""
-    from ..bench import Section, Table
+    from ..viz.report import Section, Table
 
     records = records_by_method(rows)
     if not records:

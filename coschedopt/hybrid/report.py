@@ -71,7 +71,7 @@ def ratio_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
 
 def hybrid_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
     """The SWDUAL table beside the thesis and the heuristics' ratio table (:mod:`coschedopt.bench.report` sections)."""
-    from ..bench import Section, Table
+    from ..viz.report import Section, Table
 
     sections = []
     headers, body = swdual_rows(rows)

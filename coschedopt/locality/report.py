@@ -102,7 +102,7 @@ def algorithm_rows(rows: list[dict[str, Any]]) -> list[list[str]]:
 
 def locality_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
     """The report sections of a locality suite (called by ``coschedopt bench report``)."""
-    from ..bench import Section, Table
+    from ..viz.report import Section, Table
 
     ratios = ratio_rows(rows)
     algorithms = algorithm_rows(rows)

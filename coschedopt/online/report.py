@@ -48,7 +48,7 @@ BUSY = "GSPT-RD (busy counting)"
 
 def online_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
     """The sections for the rows of one suite (see the module docstring)."""
-    from ..bench import Section
+    from ..viz.report import Section
 
     out: list[Any] = []
     policies = common_instances([r for r in rows if not r["exact"] and policy_of(r["method_label"]) in ORDER])
@@ -77,7 +77,7 @@ def common_instances(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def comparison_sections(means: Means, rows: list[dict[str, Any]], slug: str) -> list[Any]:
-    from ..bench import Figure, Section, Table
+    from ..viz.report import Figure, Section, Table
 
     sec = Section("Thesis chapter 3: the policies per trace (Figures 3.7-3.13)", 3)
     sec.blocks.append(
@@ -155,7 +155,7 @@ def other_reading(means: Means) -> Means:
 
 
 def _verdict_table(verdicts: list[tuple[str, Any]]) -> Any:
-    from ..bench import Table
+    from ..viz.report import Table
 
     return Table(
         ["trend", "the thesis says", "verdict", "evidence"],
@@ -214,7 +214,7 @@ def _curie_figure(m: dict[str, dict[str, float]]) -> bytes:
 
 
 def sweep_sections(curie: Sweep, thunder: Sweep, slug: str) -> list[Any]:
-    from ..bench import Figure, Section
+    from ..viz.report import Figure, Section
 
     sec = Section("SPT-RD against m_d and τ (Figures 3.3-3.6)", 3)
     for name, sweep in (("Curie", curie), ("LLNL-Thunder", thunder)):
@@ -261,7 +261,7 @@ def sweep_figure(sweep: Sweep, name: str) -> bytes:
 
 
 def optimum_sections(rows: list[dict[str, Any]]) -> list[Any]:
-    from ..bench import Section, Table
+    from ..viz.report import Section, Table
 
     sec = Section("Beyond the thesis: the policies against the offline optimum", 3)
     sec.blocks.append(

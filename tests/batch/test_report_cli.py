@@ -8,8 +8,8 @@ import json
 import pytest
 
 from coschedopt.batch.report import batch_report, normalised
-from coschedopt.bench.report import Section, Table
 from coschedopt.cli import main
+from coschedopt.viz.report import Section, Table
 
 
 def test_generate_solve_validate_export_plot(tmp_path, capsys):

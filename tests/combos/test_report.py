@@ -8,10 +8,10 @@ import pytest
 
 import coschedopt as cs
 from coschedopt.bench import result_table, run_suite, write_report
-from coschedopt.bench.report import Figure, Table
 from coschedopt.bench.suite import parse_suite, resolve_suite_path
 from coschedopt.combos.generate import random_combos_instance
 from coschedopt.combos.report import competitive_ratio_sections
+from coschedopt.viz.report import Figure, Table
 
 SUITE = """
 [suite]

@@ -7,10 +7,11 @@ import json
 
 import pytest
 
-from coschedopt.bench.report import Figure, Table, write_report
+from coschedopt.bench.report import write_report
 from coschedopt.bench.runner import run_suite
 from coschedopt.online.report import online_sections
 from coschedopt.online.trends import mean_table, policy_of, spearman, trend_1, trend_2, trend_3, trend_4, trend_5
+from coschedopt.viz.report import Figure, Table
 
 POLICIES = ("SPT", "GSPT", "SRPT", "GSRPT", "SPT-RD", "GSPT-RD", "SPT-RR", "GSPT-RR")
 
