@@ -4,10 +4,13 @@
 >>> inst = cs.load_instance("inst.json")
 >>> res = cs.solve(inst, method="enumerate", time_limit=60)
 >>> cs.validate(inst, res.schedule)
+
+The problem families are plug-ins (entry-point group ``coschedopt.plugins``, the
+toolkit's seven included), imported on first use of the registry: ``import
+coschedopt`` loads none of them.
 """
 
-import importlib
-
+from . import bench  # noqa: F401  (registers `coschedopt bench`; the harness itself loads on use)
 from .core import (
     InputError,
     Result,
@@ -16,27 +19,21 @@ from .core import (
     instance_from_dict,
     load_instance,
     load_schedule,
+    method,
     methods,
     objective,
+    register_family,
     save_instance,
     solve,
     validate,
 )
-
-#: the problem families shipped with the toolkit; importing one registers it
-FAMILIES = ("pack", "combos", "hybrid", "locality", "batch", "online", "evolving")
-
-for _family in FAMILIES:
-    importlib.import_module(f"{__name__}.{_family}")
-
-from . import bench  # noqa: E402, F401  (after the families: the benchmark harness, `coschedopt bench`)
-from .workloads import commands as _traces_command  # noqa: E402, F401  (`coschedopt traces`)
-from .workloads import traces  # noqa: E402  (coschedopt.traces.fetch / .list)
+from .core.commands import register_generator
+from .workloads import commands as _traces_command  # noqa: F401  (registers `coschedopt traces`)
+from .workloads import traces  # coschedopt.traces.fetch / .list
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "FAMILIES",
     "InputError",
     "Result",
     "Status",
@@ -44,8 +41,11 @@ __all__ = [
     "instance_from_dict",
     "load_instance",
     "load_schedule",
+    "method",
     "methods",
     "objective",
+    "register_family",
+    "register_generator",
     "save_instance",
     "solve",
     "traces",

@@ -32,10 +32,11 @@ from .core import (
 from .core import families as list_families
 from .core import solve as core_solve
 from .core import validate as core_validate
-from .core.commands import COMMANDS, expand_aliases, generators
+from .core.commands import COMMANDS, commands, expand_aliases, generators
 from .core.deadline import stop_on_interrupt
 from .core.io import check_output_file, instance_from_dict, output_error, save_instance, write_json, write_text
 from .core.options import parse_option_text
+from .core.plugins import plugin_names
 
 #: seconds an exact method runs from the command line unless ``--time-limit`` says otherwise
 DEFAULT_EXACT_TIME_LIMIT = 600.0
@@ -73,9 +74,17 @@ def effective_time_limit(given: float | None, exact: bool) -> float | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(expand_aliases(argv, list_families()))
+    try:
+        if not argv or argv[0] in ("-h", "--help", "--version"):
+            parser = build_parser(with_families=False)  # the top-level help needs no family imported
+        else:
+            parser = build_parser()
+            argv = expand_aliases(argv, list_families())
+    except InputError as exc:  # a plug-in whose names collide with another package's
+        print(f"coschedopt: error: {exc}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
@@ -97,23 +106,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, with_families: bool = True) -> argparse.ArgumentParser:
+    """The whole parser; ``with_families=False`` leaves out what only the families declare (their
+    generators and commands), so that ``coschedopt --help`` imports no family."""
     parser = argparse.ArgumentParser(
         prog="coschedopt",
         description="Exact solvers and published heuristics for co-scheduling parallel applications.",
+        epilog=f"families (plug-ins): {', '.join(plugin_names())}. "
+        "`coschedopt methods FAMILY` lists a family's methods, `coschedopt generate FAMILY --help` its generators.",
     )
     parser.add_argument("--version", action="version", version=f"coschedopt {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-    _add_generate(sub)
+    _add_generate(sub, with_families)
     _add_solve(sub)
     _add_file_commands(sub)
     _add_compare(sub)
     _add_methods(sub)
-    _add_family_commands(sub)
+    _add_family_commands(sub, with_families)
     return parser
 
 
-def _add_generate(sub: Any) -> None:
+def _add_generate(sub: Any, with_families: bool = True) -> None:
     """Add the generate command: one sub-command per family and generator."""
     gen = sub.add_parser(
         "generate",
@@ -121,7 +134,7 @@ def _add_generate(sub: Any) -> None:
         description="Generate an instance with one of a family's generators.",
     )
     fsub = gen.add_subparsers(title="families", metavar="FAMILY")
-    for kind in list_families():
+    for kind in list_families() if with_families else []:
         gens = generators(kind)
         if not gens:
             continue
@@ -215,10 +228,12 @@ def _add_methods(sub: Any) -> None:
     mp.set_defaults(handler=_methods)
 
 
-def _add_family_commands(sub: Any) -> None:
-    """Add the commands registered by the families (coschedopt FAMILY COMMAND) and the flat ones."""
+def _add_family_commands(sub: Any, with_families: bool = True) -> None:
+    """Add the commands registered by the families (coschedopt FAMILY COMMAND) and the toolkit's own
+    (``bench``, ``traces``: registered at ``import coschedopt``, the only ones without the families)."""
     family_parsers: dict[str, Any] = {}
-    for (fam, name), c in sorted(COMMANDS.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
+    for c in commands() if with_families else [c for (fam, _), c in sorted(COMMANDS.items()) if fam is None]:
+        fam, name = c.family, c.name
         if fam is None:
             cp = sub.add_parser(name, help=c.help, description=c.help)
         else:
@@ -226,6 +241,8 @@ def _add_family_commands(sub: Any) -> None:
                 fp = sub.add_parser(fam, help=f"commands of family {fam!r}", description=get_family(fam).description)
                 family_parsers[fam] = fp.add_subparsers(title="commands", metavar="COMMAND")
             cp = family_parsers[fam].add_parser(name, help=c.help, description=c.help)
+        if not with_families:
+            continue  # the top-level help shows the command's line only; its options may need the families
         c.add_arguments(cp)
         if cp.get_default("handler") is None:
             cp.set_defaults(handler=c.run)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from coschedopt.core import scoped_registry
 from coschedopt.workloads import traces
 from tests.tracefiles import KTH_EXCERPT
 
@@ -21,3 +22,10 @@ def kth_by_name(tmp_path, monkeypatch) -> Path:
     shutil.copyfile(KTH_EXCERPT, path)
     monkeypatch.setenv(traces.TRACES_ENV, str(folder))
     return path
+
+
+@pytest.fixture
+def registry():
+    """Whatever the test registers (families, methods, generators, commands) is removed after it."""
+    with scoped_registry():
+        yield

@@ -27,6 +27,7 @@ from .registry import (
     objective,
     register_family,
     resolve,
+    scoped_registry,
     solve,
     validate,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "refuse_unknown",
     "register_family",
     "resolve",
+    "scoped_registry",
     "save_instance",
     "schedule_from_dict",
     "solve",

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import InputError
+from .plugins import load_plugins
 
 
 @dataclass(frozen=True)
@@ -63,12 +64,14 @@ GENERATOR_ALIASES: dict[str, tuple[str, str]] = {}
 COMMANDS: dict[tuple[str | None, str], Command] = {}
 #: flat legacy name -> (family, name)
 COMMAND_ALIASES: dict[str, tuple[str | None, str]] = {}
+#: every table above (for :func:`coschedopt.core.registry.scoped_registry`)
+TABLES = (GENERATORS, GENERATOR_ALIASES, COMMANDS, COMMAND_ALIASES)
 
 
 def register_generator(gen: Generator) -> Generator:
     key = (gen.family, gen.name)
     if key in GENERATORS:
-        raise ValueError(f"generator {gen.qualified!r} is already registered")
+        raise ValueError(f"generator {gen.qualified!r} is already registered (by {GENERATORS[key].make.__module__!r})")
     for a in gen.aliases:
         if a in GENERATOR_ALIASES:
             raise ValueError(f"generator alias {a!r} already names {' '.join(GENERATOR_ALIASES[a])!r}")
@@ -81,7 +84,9 @@ def register_generator(gen: Generator) -> Generator:
 def register_command(cmd: Command) -> Command:
     key = (cmd.family, cmd.name)
     if key in COMMANDS:
-        raise ValueError(f"command {' '.join(filter(None, key))!r} is already registered")
+        raise ValueError(
+            f"command {' '.join(filter(None, key))!r} is already registered (by {COMMANDS[key].run.__module__!r})"
+        )
     for a in cmd.aliases:
         if a in COMMAND_ALIASES or (None, a) in COMMANDS:
             raise ValueError(f"command alias {a!r} is already taken")
@@ -92,12 +97,14 @@ def register_command(cmd: Command) -> Command:
 
 
 def generators(family: str | None = None) -> list[Generator]:
-    """The registered generators (of ``family``), sorted by family and name."""
+    """The registered generators (of ``family``), sorted by family and name (loading the plug-ins)."""
+    load_plugins()
     return [g for k, g in sorted(GENERATORS.items()) if family is None or g.family == family]
 
 
 def get_generator(family: str, name: str) -> Generator:
     """The generator ``name`` of ``family``; a legacy flat alias of it is accepted too."""
+    load_plugins()
     key = (family, name)
     if key not in GENERATORS and name in GENERATOR_ALIASES and GENERATOR_ALIASES[name][0] == family:
         key = GENERATOR_ALIASES[name]
@@ -108,6 +115,12 @@ def get_generator(family: str, name: str) -> Generator:
         raise InputError(
             f"unknown generator {name!r} of family {family!r}; known: {known}", where="generator"
         ) from None
+
+
+def commands() -> list[Command]:
+    """The registered commands, the toolkit's (``family`` None) and every family's (loading the plug-ins)."""
+    load_plugins()
+    return [c for _, c in sorted(COMMANDS.items(), key=lambda kv: (kv[0][0] or "", kv[0][1]))]
 
 
 def expand_aliases(argv: Sequence[str], families: Sequence[str]) -> list[str]:
@@ -121,6 +134,7 @@ def expand_aliases(argv: Sequence[str], families: Sequence[str]) -> list[str]:
     argv = list(argv)
     if not argv:
         return argv
+    load_plugins()
     head = argv[0]
     if head == "generate" and len(argv) >= 2:
         name = argv[1]

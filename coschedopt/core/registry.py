@@ -13,18 +13,20 @@ family: everything they share lives in ``coschedopt.core``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import inspect
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from .errors import InputError
 from .options import MethodOptions, NoOptions
+from .plugins import load_plugins
 from .result import Result
 from .status import Status
 
@@ -172,7 +174,8 @@ def method(
         alias_map = _METHOD_ALIASES.setdefault(family, {})
         for n in (name, *aliases):
             if n in taken or n in alias_map:
-                raise ValueError(f"method {n!r} of family {family!r} is already registered")
+                first = taken[alias_map.get(n, n)].func.__module__
+                raise ValueError(f"method {n!r} of family {family!r} is already registered (by {first!r})")
 
         @functools.wraps(func)
         def call(
@@ -216,11 +219,34 @@ def check_options(m: Method, options: MethodOptions | Mapping[str, Any] | None =
     return m.options.from_mapping(given, method=m.name)
 
 
+@contextlib.contextmanager
+def scoped_registry() -> Iterator[None]:
+    """Everything registered inside the block (families, methods, generators, commands, preparations)
+    is removed when it ends; what was registered before stays.  For tests that register their own
+    methods or families, so that one test's registrations never leak into the next."""
+    from . import commands
+
+    load_plugins()  # the built-ins belong to the state kept, not to the block
+    saved = [
+        (d, {k: dict(v) if isinstance(v, dict) else v for k, v in d.items()})
+        for d in (_FAMILIES, _METHODS, _METHOD_ALIASES, _PREPARED, *commands.TABLES)
+    ]
+    try:
+        yield
+    finally:
+        for d, copy in saved:
+            d.clear()
+            d.update(copy)
+
+
 def families() -> list[str]:
+    """The registered family kinds (loading the plug-ins on first use)."""
+    load_plugins()
     return sorted(_FAMILIES)
 
 
 def get_family(kind: str) -> Family:
+    load_plugins()
     try:
         return _FAMILIES[kind]
     except KeyError:
@@ -233,6 +259,7 @@ def family_of(instance: Any) -> Family:
 
 def methods(family: str | None = None) -> list[str]:
     """Names of the registered methods of ``family`` (of every family if ``None``)."""
+    load_plugins()
     if family is None:
         return sorted(f"{f}:{m}" for f, ms in _METHODS.items() for m in ms)
     get_family(family)

@@ -271,11 +271,13 @@ def _local_task(args: tuple) -> tuple[str, list[Record], int]:
 
 @dataclass
 class SearchResult:
-    """The record of each ratio, the instances solved for it, and the wall time."""
+    """The record of each ratio, the instances solved for it, the wall time, and why the search stopped
+    (``"closed"``: every ratio reached its proven bound; ``"time"``: the time ran out)."""
 
     records: dict[str, Record]
     evaluations: int
     seconds: float
+    stopped_by: str = "time"
 
     def table(self) -> str:
         """The records beside the thesis's bounds, as a Markdown table."""
@@ -351,6 +353,7 @@ def search_worst_ratios(
         open_ratios = [r for r in ratios if not _closed(elites[r].best)]
         task_seconds = min(chunk_seconds, (deadline - time.perf_counter()) / max(1, len(open_ratios)))
         if not open_ratios or task_seconds < 1.0:
+            stopped_by = "time" if open_ratios else "closed"
             break
         tasks = [
             (
@@ -372,7 +375,7 @@ def search_worst_ratios(
         round_no += 1
     evaluations += _cross_offer(elites, solve_limit)
     records = {r: e.best for r, e in elites.items() if e.best is not None}
-    return SearchResult(records, evaluations, time.perf_counter() - start)
+    return SearchResult(records, evaluations, time.perf_counter() - start, stopped_by)
 
 
 def _closed(best: Record | None) -> bool:
