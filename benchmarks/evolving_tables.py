@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_tests(seeds: list[int]) -> tuple[dict[str, list[dict]], dict[str, int]]:
-    """Per method, one record per test (metrics, time_ms, applications); and the compacting counts."""
+    """Per method, one record per test (metrics, time_ms, n the applications); and the compacting counts."""
     records: dict[str, list[dict]] = {m: [] for m in PAPER_METHODS}
     later = {"mic+c > mic": 0, "inf+c > inf": 0, "compact_kept": 0}
     family = cs.core.get_family("evolving")
@@ -47,7 +47,7 @@ def run_tests(seeds: list[int]) -> tuple[dict[str, list[dict]], dict[str, int]]:
             spans[name] = res.objective
             later["compact_kept"] += res.stats.get("compact_kept", 0)
             rec = family.metrics(inst, res.schedule)
-            rec.update(time_ms=1000 * res.runtime, applications=inst.n)
+            rec.update(time_ms=1000 * res.runtime, n=inst.n)
             records[name].append(rec)
         later["mic+c > mic"] += spans["mic+c"] > spans["mic"]
         later["inf+c > inf"] += spans["inf+c"] > spans["inf"]

@@ -35,12 +35,14 @@ FAMILY = register_family(
         metric_definitions=metrics_module.METRIC_DEFINITIONS,
         objective_scaled_metrics=metrics_module.OBJECTIVE_SCALED_METRICS,
         metrics=batch_metrics,
-        describe=lambda inst: {"n": inst.n, "P": inst.processors},
+        describe=lambda inst: {"n": inst.n, "m": inst.processors},
         plotter="coschedopt.batch.plot:draw_batch_schedule",
         figsize=lambda inst: (11.0, 6.0),
         readers={".swf": read_trace_instance, ".swf.gz": read_trace_instance},
         exporters={"evalys": lambda inst, sched, path: write_jobs_csv(inst, sched, path)},
         report="coschedopt.batch.report:batch_report",
+        examples=("random", dict(jobs=8, processors=8, levels=[], horizon=20, max_run=10)),
+        breakers="coschedopt.batch.schedule:BREAKERS",
     )
 )
 

@@ -172,3 +172,38 @@ def _check_no_overlap(instance, schedule, bits) -> None:
                 f"jobs {instance.ids[other]!r} and {instance.ids[j]!r} share a processor at time {schedule.start[j]}"
             )
         busy |= bits[j]
+
+
+# --------------------------------------------------------------------------- the family contract's breakers
+# Each changes a valid schedule's JSON form so that the validator must refuse it (tests/test_family_contract.py).
+
+
+def _job_left_out(instance: BatchInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["jobs"].pop(0)
+    return data
+
+
+def _start_before_submission(instance: BatchInstance, data: dict[str, Any]) -> dict[str, Any]:
+    job = data["jobs"][0]
+    shift = job["start"] - int(instance.submit[instance.ids.index(job["id"])]) + 1
+    job["start"] -= shift
+    job["end"] -= shift
+    return data
+
+
+def _processor_beyond_the_platform(instance: BatchInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["jobs"][0]["processors"] = str(instance.processors)
+    return data
+
+
+def _runs_too_long(instance: BatchInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["jobs"][0]["end"] += 1
+    return data
+
+
+BREAKERS = {
+    "a job left out": _job_left_out,
+    "a start before the submission": _start_before_submission,
+    "a processor beyond the platform": _processor_beyond_the_platform,
+    "a job longer than its run time": _runs_too_long,
+}

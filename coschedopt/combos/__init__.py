@@ -47,6 +47,8 @@ FAMILY = register_family(
         repair=lambda data: CombosInstance.from_dict(data, repair_profiles=True),
         plotter="coschedopt.combos.plot:draw_combos_schedule",
         figsize=lambda instance: (10.0, 0.8 + 0.35 * max(instance.n, 3)),
+        examples=("random", dict(tasks=3, alpha_low=0.75, alpha_high=0.85, max_size=None)),
+        breakers="coschedopt.combos.schedule:BREAKERS",
     )
 )
 

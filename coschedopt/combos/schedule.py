@@ -133,3 +133,30 @@ def validate_schedule(instance: CombosInstance, schedule: CombosSchedule) -> Non
             f"b = {instance.work[i]:.9g} (every task must complete exactly its work)",
             where="segments",
         )
+
+
+# --------------------------------------------------------------------------- the family contract's breakers
+# Each changes a valid schedule's JSON form so that the validator must refuse it (tests/test_family_contract.py).
+
+
+def _work_left_undone(instance: CombosInstance, data: dict[str, Any]) -> dict[str, Any]:
+    for seg in data["segments"]:
+        seg["duration"] /= 2
+    return data
+
+
+def _negative_duration(instance: CombosInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["segments"][0]["duration"] = -1.0
+    return data
+
+
+def _unknown_task(instance: CombosInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["segments"][0]["tasks"] = ["no-such-task"]
+    return data
+
+
+BREAKERS = {
+    "work left undone": _work_left_undone,
+    "a negative duration": _negative_duration,
+    "an unknown task": _unknown_task,
+}

@@ -72,6 +72,12 @@ class Family:
     readers: Mapping[str, Callable[[Path], Any]] = field(default_factory=dict)
     exporters: Mapping[str, Callable[[Any, Any, Path], None]] = field(default_factory=dict)
     report: str | None = None
+    #: the contract kit's small instances (tests/test_family_contract.py): a registered generator's name and
+    #: keyword arguments small enough for every exact method of the family in seconds; seeds 0-2 are drawn
+    examples: tuple[str, Mapping[str, Any]] | None = None
+    #: ``"module:NAME"`` of a dict ``{what it breaks: f(instance, data) -> data}``, each a change of a valid
+    #: schedule's JSON form that the family's reader or validator must refuse (the contract kit applies them)
+    breakers: str | None = None
 
     def better(self, a: float, b: float) -> bool:
         """Whether objective ``a`` is strictly better than ``b`` in this family's sense."""
@@ -108,6 +114,9 @@ class Method:
     #: ``"module:function"`` run once per process before the method's first timed call
     #: (compiling its kernels, say); :func:`solve` reports its time apart, in ``stats``
     prepare: str | None = None
+    #: the method solves a relaxation of the family's problem (a preemptive reference for a
+    #: non-preemptive problem, say): its schedules are valid but may beat the exact optimum
+    relaxation: bool = False
 
 
 _PREPARED: dict[str, float] = {}
@@ -153,6 +162,7 @@ def method(
     options: type[MethodOptions] = NoOptions,
     aliases: tuple[str, ...] = (),
     prepare: str | None = None,
+    relaxation: bool = False,
 ) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
     """Decorator registering a method ``name`` of ``family`` with its declared ``options``.
 
@@ -163,7 +173,8 @@ def method(
     and checks them the same way.  The first line of the docstring is the
     description shown by ``coschedopt methods``.  ``prepare`` names
     (``"module:function"``) a one-time preparation, such as compiling the method's
-    kernels, that :func:`solve` runs before starting the clock.  A name or alias
+    kernels, that :func:`solve` runs before starting the clock; ``relaxation`` marks a method
+    solving a relaxation of the problem, which may beat the optimum.  A name or alias
     registered twice in a family raises ``ValueError``.
     """
     if not (isinstance(options, type) and issubclass(options, MethodOptions)):
@@ -196,7 +207,7 @@ def method(
             )
 
         doc = inspect.getdoc(func) or ""
-        entry = Method(family, name, call, exact, doc.split("\n")[0], options, tuple(aliases), prepare)
+        entry = Method(family, name, call, exact, doc.split("\n")[0], options, tuple(aliases), prepare, relaxation)
         taken[name] = entry
         for a in aliases:
             alias_map[a] = name

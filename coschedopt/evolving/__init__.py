@@ -37,10 +37,26 @@ FAMILY = register_family(
         metric_definitions=metrics_module.METRIC_DEFINITIONS,
         objective_scaled_metrics=metrics_module.OBJECTIVE_SCALED_METRICS,
         metrics=evolving_metrics,
-        describe=lambda inst: {"applications": inst.n, "stages": inst.total_stages, "nodes": inst.nodes},
+        describe=lambda inst: {"n": inst.n, "m": inst.nodes, "stages": inst.total_stages},
         plotter="coschedopt.evolving.plot:draw_resource_profile",
         figsize=lambda inst: (11.0, 4.5),
         report="coschedopt.evolving.report:evolving_report",
+        examples=(
+            "small",
+            dict(
+                min_apps=2,
+                max_apps=3,
+                min_stages=1,
+                max_stages=2,
+                min_duration=500,
+                max_duration=1500,
+                min_nodes=1,
+                max_nodes=6,
+                cluster=10,
+                time_unit=100,
+            ),
+        ),
+        breakers="coschedopt.evolving.schedule:BREAKERS",
     )
 )
 

@@ -9,7 +9,7 @@ from .tables import markdown, paper_tables
 
 
 def records_by_method(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Per method label: one record per test (its metrics, ``time_ms`` and ``applications``)."""
+    """Per method label: one record per test (its metrics, ``time_ms`` and ``n``)."""
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         if r.get("status") not in ("OPTIMAL", "FEASIBLE", "TIME_LIMIT") or r.get("makespan_rel") is None:

@@ -393,3 +393,39 @@ def _check_c3(allocations: tuple[NodeAllocation, ...]) -> None:
                         f"C3: node {x} is held by {owner[x]!r} and {a.application!r} at t = {t}", where="node_ids"
                     )
                 owner[x] = a.application
+
+
+# --------------------------------------------------------------------------- the family contract's breakers
+# Each changes a valid schedule's JSON form so that the validator must refuse it (tests/test_family_contract.py).
+
+
+def _application_left_out(instance: EvolvingInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["applications"].pop(0)
+    return data
+
+
+def _start_before_zero(instance: EvolvingInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["applications"][0]["start"] = -1
+    return data
+
+
+def _stage_shortened(instance: EvolvingInstance, data: dict[str, Any]) -> dict[str, Any]:
+    stage = data["applications"][0]["stages"][0]
+    stage["duration"] = stage["duration"] / 2
+    return data
+
+
+def _all_at_once_on_the_whole_cluster(instance: EvolvingInstance, data: dict[str, Any]) -> dict[str, Any]:
+    for app in data["applications"]:
+        app["start"] = 0
+        for stage in app["stages"]:
+            stage["nodes"] = instance.nodes
+    return data
+
+
+BREAKERS = {
+    "an application left out": _application_left_out,
+    "a start before 0": _start_before_zero,
+    "a stage shortened": _stage_shortened,
+    "every application on the whole cluster at once": _all_at_once_on_the_whole_cluster,
+}

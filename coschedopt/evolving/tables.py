@@ -84,12 +84,12 @@ def _finite(values: Iterable[float | None]) -> list[float]:
 
 
 def summarise(records: list[Mapping[str, float]], column: Column) -> Triple:
-    """(min, avg, max) of ``column`` over per-test records (metrics, ``time_ms``, ``applications``)."""
+    """(min, avg, max) of ``column`` over per-test records (metrics, ``time_ms``, ``n`` the applications)."""
     if column.pooled:
         rows = [r for r in records if r.get(f"{column.key}_mean") is not None]
         lows = _finite(r[f"{column.key}_min"] for r in rows)
         highs = _finite(r[f"{column.key}_max"] for r in rows)
-        weights = [r.get("applications") or 1 for r in rows]
+        weights = [r.get("n") or 1 for r in rows]
         total = sum(weights)
         mean = sum(w * r[f"{column.key}_mean"] for w, r in zip(weights, rows, strict=True)) / total if total else None
         return (min(lows, default=None), mean, max(highs, default=None))

@@ -31,6 +31,8 @@ FAMILY = register_family(
         plotter="coschedopt.hybrid.plot:draw_hybrid_schedule",
         figsize=lambda inst: (10.0, 1.2 + 0.32 * min(inst.cpus + inst.gpus, 40)),
         report="coschedopt.hybrid.report:hybrid_sections",
+        examples=("random", dict(n=5, m=2, k=1, decimals=0)),
+        breakers="coschedopt.hybrid.schedule:BREAKERS",
     )
 )
 

@@ -168,3 +168,30 @@ def stack_on_units(durations: np.ndarray, unit: np.ndarray, order: np.ndarray) -
     base = np.maximum.accumulate(np.where(first, cum, 0.0))
     start[seq] = cum - base
     return start
+
+
+# --------------------------------------------------------------------------- the family contract's breakers
+# Each changes a valid schedule's JSON form so that the validator must refuse it (tests/test_family_contract.py).
+
+
+def _task_left_out(instance: HybridInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["tasks"].pop(0)
+    return data
+
+
+def _all_on_one_unit_at_once(instance: HybridInstance, data: dict[str, Any]) -> dict[str, Any]:
+    for entry in data["tasks"]:
+        entry.update(resource="cpu", unit=0, start=0.0)
+    return data
+
+
+def _unit_beyond_the_platform(instance: HybridInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["tasks"][0].update(resource="cpu", unit=instance.cpus)
+    return data
+
+
+BREAKERS = {
+    "a task left out": _task_left_out,
+    "every task on one CPU at once": _all_on_one_unit_at_once,
+    "a unit beyond the platform": _unit_beyond_the_platform,
+}

@@ -39,6 +39,11 @@ FAMILY = register_family(
         plotter="coschedopt.locality.plot:draw_locality_schedule",
         figsize=lambda inst: (10.0, min(9.0, 1.5 + 0.12 * inst.processors)),
         report="coschedopt.locality.report:locality_sections",
+        examples=(
+            "random",
+            dict(jobs=4, processors=4, clusters=2, max_time=5, max_size=None, constraint="none", topology="line"),
+        ),
+        breakers="coschedopt.locality.schedule:BREAKERS",
     )
 )
 

@@ -170,3 +170,38 @@ def validate_schedule(instance: LocalityInstance, schedule: LocalitySchedule) ->
                 raise InputError(
                     f"processor {p} runs jobs {j1!r} [{s1:g}, {e1:g}) and {j2!r} (from {s2:g}) at once", where="jobs"
                 )
+
+
+# --------------------------------------------------------------------------- the family contract's breakers
+# Each changes a valid schedule's JSON form so that the validator must refuse it (tests/test_family_contract.py).
+
+
+def _job_left_out(instance: LocalityInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["jobs"].pop(0)
+    return data
+
+
+def _processor_beyond_m(instance: LocalityInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["jobs"][0]["processors"][0] = instance.processors
+    return data
+
+
+def _start_before_zero(instance: LocalityInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["jobs"][0]["start"] = -1.0
+    return data
+
+
+def _one_processor_short(instance: LocalityInstance, data: dict[str, Any]) -> dict[str, Any]:
+    job = data["jobs"][0]
+    job["processors"] = (
+        job["processors"][:-1] or [p for p in range(instance.processors) if p not in job["processors"]][:2]
+    )
+    return data
+
+
+BREAKERS = {
+    "a job left out": _job_left_out,
+    "a processor beyond m": _processor_beyond_m,
+    "a start before 0": _start_before_zero,
+    "a job on the wrong number of processors": _one_processor_short,
+}

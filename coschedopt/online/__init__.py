@@ -33,6 +33,8 @@ FAMILY = register_family(
         plotter="coschedopt.online.plot:draw_online_schedule",
         figsize=lambda inst: (10.0, min(12.0, 1.2 + 0.35 * inst.processors)),
         report="coschedopt.online.report:online_sections",
+        examples=("random", dict(tasks=5, processors=2, max_time=10, load=0.9, objective="sum-stretch")),
+        breakers="coschedopt.online.schedule:BREAKERS",
     )
 )
 

@@ -74,7 +74,8 @@ def _register(name: str, options: type[MethodOptions], doc: str) -> None:
     run_policy.__name__ = run_policy.__qualname__ = name.replace("-", "_")
     dispatch = POLICIES[name][0] == "dispatch"
     prepare = "coschedopt.online.dispatch:compile_scan" if dispatch else None
-    method("online", name, options=options, prepare=prepare)(run_policy)
+    relaxation = issubclass(options, PreemptiveOptions)  # preemption is outside the exact methods' model
+    method("online", name, options=options, prepare=prepare, relaxation=relaxation)(run_policy)
 
 
 _DOCS = {

@@ -249,3 +249,37 @@ def _check_work(instance: OnlineInstance, s: OnlineSchedule) -> None:
     if too_long.any():
         j = int(task[np.argmax(too_long)])
         raise ValueError(f"task {instance.task_names[j]!r}: a killed run is as long as the task (it would complete)")
+
+
+# --------------------------------------------------------------------------- the family contract's breakers
+# Each changes a valid schedule's JSON form so that the validator must refuse it (tests/test_family_contract.py).
+
+
+def _task_left_out(instance: OnlineInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["tasks"].pop(0)
+    return data
+
+
+def _processor_beyond_m(instance: OnlineInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["tasks"][0]["runs"][-1]["processor"] = instance.processors
+    return data
+
+
+def _run_before_release(instance: OnlineInstance, data: dict[str, Any]) -> dict[str, Any]:
+    run = data["tasks"][0]["runs"][-1]
+    run["start"], run["end"] = run["start"] - 10**6, run["end"] - 10**6
+    return data
+
+
+def _run_cut_short(instance: OnlineInstance, data: dict[str, Any]) -> dict[str, Any]:
+    run = data["tasks"][0]["runs"][-1]
+    run["end"] = run["start"] + (run["end"] - run["start"]) / 2
+    return data
+
+
+BREAKERS = {
+    "a task left out": _task_left_out,
+    "a run on a processor beyond m": _processor_beyond_m,
+    "a run before the release": _run_before_release,
+    "a completed run cut short": _run_cut_short,
+}

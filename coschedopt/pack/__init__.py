@@ -31,9 +31,11 @@ FAMILY = register_family(
         metric_definitions=METRIC_DEFINITIONS,
         objective_scaled_metrics=OBJECTIVE_SCALED_METRICS,
         metrics=pack_metrics,
-        describe=lambda inst: {"n": inst.n, "p": inst.processors, "k": inst.max_pack_size},
+        describe=lambda inst: {"n": inst.n, "m": inst.processors, "k": inst.max_pack_size},
         repair=lambda data: PackInstance.from_dict(data, repair_profiles=True),
         plotter="coschedopt.pack.plot:plot_pack_schedule",
+        examples=("random", dict(tasks=5, processors=4, integer=False, max_pack_size=2)),
+        breakers="coschedopt.pack.schedule:BREAKERS",
     )
 )
 

@@ -116,3 +116,25 @@ def schedule_from_assignment(instance: PackInstance, packs: Sequence[Sequence[in
         sigma = allocate(rows, instance.processors)[1]
         out.append([(i, int(q)) for i, q in zip(pack, sigma, strict=True)])
     return PackSchedule.from_indices(instance, out)
+
+
+# --------------------------------------------------------------------------- the family contract's breakers
+# Each changes a valid schedule's JSON form so that the validator must refuse it (tests/test_family_contract.py).
+
+
+def _task_left_out(instance: PackInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["packs"][0]["tasks"].pop(0)
+    return data
+
+
+def _task_twice(instance: PackInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["packs"].append({"tasks": [dict(data["packs"][0]["tasks"][0])]})
+    return data
+
+
+def _pack_over_p(instance: PackInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["packs"][0]["tasks"][0]["processors"] = instance.processors + 1
+    return data
+
+
+BREAKERS = {"a task left out": _task_left_out, "a task twice": _task_twice, "a pack over p": _pack_over_p}

@@ -29,6 +29,8 @@ FAMILY = register_family(
         describe=lambda inst: {"n": inst.n, "k": inst.k},
         plotter="coschedopt.examples.toy.plot:draw_toy_schedule",
         figsize=lambda inst: (8.0, 1.6),
+        examples=("random", dict(size=4, k=1)),
+        breakers="coschedopt.examples.toy.schedule:BREAKERS",
     )
 )
 

@@ -40,3 +40,20 @@ def toy_objective(instance: ToyInstance, schedule: ToySchedule) -> float:
 def toy_metrics(instance: ToyInstance, schedule: ToySchedule) -> dict[str, float]:
     """``relative_objective``: the objective over sum(v) (1 for a single job)."""
     return {"relative_objective": toy_objective(instance, schedule) / sum(instance.values)}
+
+
+# --------------------------------------------------------------------------- the family contract's breakers
+# Each changes a valid schedule's JSON form so that the validator must refuse it (tests/test_family_contract.py).
+
+
+def _index_twice(instance: ToyInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["order"][-1] = data["order"][0]
+    return data
+
+
+def _index_missing(instance: ToyInstance, data: dict[str, Any]) -> dict[str, Any]:
+    data["order"].pop()
+    return data
+
+
+BREAKERS = {"an index twice": _index_twice, "an index missing": _index_missing}
