@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..workloads.idsets import parse_ids, runs
 from .instance import BatchInstance
-from .procsets import parse_ids, range_count
 from .schedule import BatchSchedule
 
 STRETCH_BOUND = 10
@@ -62,7 +62,7 @@ def job_shapes(instance: BatchInstance, schedule: BatchSchedule) -> dict[str, np
     for j, text in enumerate(schedule.processors):
         ids = parse_ids(text)
         size = int(instance.size[j])
-        out["ranges"][j] = range_count(ids, plat.processors, ring=ring)
+        out["ranges"][j] = len(runs(ids, ring_size=plat.processors if ring else None))
         out["clusters"][j] = len(np.unique(ids // ell))
         out["min_clusters"][j] = plat.min_clusters(size)
         out["level"][j] = plat.level_of(int(ids[0]), int(ids[-1]))

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import MethodOptions, option
+from ..workloads.idsets import format_ids
 from .allocation import BECONT_RULES, BEPLAT_RULES, CONT_RULES, TOPOLOGIES, VARIANTS, Allocator
 from .instance import BatchInstance
 from .penalty import PENALTIES, penalised_duration
-from .procsets import format_ids
 from .schedule import BatchSchedule
 
 

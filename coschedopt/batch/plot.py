@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .procsets import parse_ids, ranges_of
+from ..workloads.idsets import parse_ids, runs
 
 DAY = 24 * 3600
 
@@ -35,9 +35,8 @@ def draw_gantt(instance: Any, schedule: Any, ax: Any, window: tuple[int, int] | 
     boxes, colours, killed = [], [], []
     for j in shown.tolist():
         s, e = int(schedule.start[j]), int(schedule.end[j])
-        starts, ends = ranges_of(parse_ids(schedule.processors[j]))
-        for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
-            box = Rectangle((s, a), e - s, b - a)
+        for a, b in runs(parse_ids(schedule.processors[j])):
+            box = Rectangle((s, a), e - s, b + 1 - a)
             (killed if schedule.failed[j] else boxes).append(box)
             colours.append(cmap(j % cmap.N))
     ax.add_collection(PatchCollection(boxes, facecolor=colours[: len(boxes)], edgecolor="black", linewidth=0.2))

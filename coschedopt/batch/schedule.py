@@ -23,9 +23,10 @@ from typing import Any
 import numpy as np
 
 from ..core import InputError, refuse_unknown
+from ..workloads.idsets import parse_ids
 from .instance import BatchInstance
 from .penalty import PENALTIES, penalised_duration
-from .procsets import bits_from_ids, parse_ids
+from .procsets import bits_from_ids
 
 _JOB_FIELDS = {"id", "start", "end", "processors", "failed", "reserved"}
 _MODEL_DEFAULT = {"allocation": "basic", "penalty": "none", "factor": 2.0, "topology": "line"}

@@ -10,8 +10,9 @@ scheduled EP: delayed by ``start``, stretched), and optionally Algorithm 1's nod
 
 ``rigid`` (CBF's schedules) says each application *reserves* its peak node count
 from its start to its end, a single block, whatever its stages use: capacity, node
-IDs and waste are then counted on that reservation.  Node sets are interval-set
-strings (``"0-11,15,20-22"``, node IDs 0 .. nodes-1).
+IDs and waste are then counted on that reservation.  Node sets are the Batsim
+interval strings of :mod:`coschedopt.workloads.idsets` (``"0-11 15 20-22"``, node IDs
+0 .. nodes-1; the former comma form ``"0-11,15"`` is read too).
 
 :func:`validate_schedule` re-derives every condition of section 3.2 from the data,
 without any method's code: C1 (each scheduled EP is a delayed and stretched copy of
@@ -27,12 +28,12 @@ only shrinks).
 from __future__ import annotations
 
 import math
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
 from ..core import InputError, refuse_unknown
+from ..workloads.idsets import format_ids, parse_ids
 from .instance import EvolvingInstance, is_number
 
 #: relative tolerance on times and durations (float round-off of fractional stretch limits)
@@ -42,44 +43,11 @@ _SCHEDULE_FIELDS = {"applications", "node_ids", "rigid"}
 _APP_FIELDS = {"application", "start", "stages"}
 _STAGE_FIELDS = {"duration", "nodes"}
 _ALLOCATION_FIELDS = {"application", "from", "to", "nodes"}
-_ID_SET = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
 
 
 def number(x: float) -> int | float:
     """``x`` as an int when it is integral (clean JSON), else as a float."""
     return int(x) if float(x).is_integer() else float(x)
-
-
-def format_id_set(ids: Any) -> str:
-    """Sorted node IDs as an interval-set string: [0, 1, 2, 5, 7, 8] -> "0-2,5,7-8"."""
-    out: list[str] = []
-    run: list[int] = []
-    for x in sorted(ids):
-        if run and x == run[-1] + 1:
-            run.append(x)
-            continue
-        if run:
-            out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-        run = [x]
-    if run:
-        out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-    return ",".join(out)
-
-
-def parse_id_set(text: Any, where: str) -> tuple[int, ...]:
-    """The sorted node IDs of an interval-set string; InputError for anything else or a repeated ID."""
-    if not isinstance(text, str):
-        raise InputError(f'must be an interval-set string such as "0-11,15", got {text!r}', where=where)
-    ids: list[int] = []
-    for part in text.split(",") if text.strip() else []:
-        m = _ID_SET.match(part)
-        if not m or (m.group(2) is not None and int(m.group(2)) < int(m.group(1))):
-            raise InputError(f"{part!r} is not a node ID or a range a-b with a <= b (in {text!r})", where=where)
-        lo = int(m.group(1))
-        ids += range(lo, int(m.group(2) or lo) + 1)
-    if len(set(ids)) != len(ids):
-        raise InputError(f"lists a node twice: {text!r}", where=where)
-    return tuple(sorted(ids))
 
 
 @dataclass(frozen=True)
@@ -127,7 +95,7 @@ class NodeAllocation:
             "application": self.application,
             "from": number(self.start),
             "to": number(self.end),
-            "nodes": format_id_set(self.node_ids),
+            "nodes": format_ids(self.node_ids),
         }
 
 
@@ -215,7 +183,9 @@ def _allocation(i: int, data: Any) -> NodeAllocation:
     if not isinstance(name, str):
         raise InputError(f"must be an application name, got {name!r}", where=f"{where}.application")
     start, end = _time(data.get("from"), f"{where}.from"), _time(data.get("to"), f"{where}.to")
-    return NodeAllocation(name, start, end, parse_id_set(data.get("nodes"), f"{where}.nodes"))
+    return NodeAllocation(
+        name, start, end, tuple(parse_ids(data.get("nodes"), where=f"{where}.nodes", what="node").tolist())
+    )
 
 
 # --------------------------------------------------------------------------- objective
@@ -369,7 +339,7 @@ def _check_c2_c4(sa: ScheduledApplication, allocs: list[tuple[int, NodeAllocatio
         if previous is not None and not (ids <= previous or ids >= previous):
             raise InputError(
                 f"C4: {sa.application!r} may only release or add nodes, but swaps "
-                f"{format_id_set(previous - ids)} for {format_id_set(ids - previous)} at t = {alloc.start}",
+                f"{format_ids(previous - ids)} for {format_ids(ids - previous)} at t = {alloc.start}",
                 where=f"{where}.nodes",
             )
         previous, t = ids, alloc.end

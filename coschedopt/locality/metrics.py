@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..workloads.idsets import runs
 from .instance import LocalityInstance
-from .schedule import LocalitySchedule, clusters_of, id_ranges, makespan
+from .schedule import LocalitySchedule, clusters_of, makespan
 
 #: the columns of :func:`locality_metrics`, as the benchmark report defines them (A = sum_j p_j size_j,
 #: m processors in clusters of ell, C_max the makespan)
@@ -36,7 +37,9 @@ def locality_metrics(instance: LocalityInstance, schedule: LocalitySchedule) -> 
     """The columns of the result table for one schedule."""
     m, ell = instance.processors, instance.cluster_size
     cmax = makespan(instance, schedule)
-    ranges = np.array([len(id_ranges(a.processors, m, instance.ring)) for a in schedule.assignments], dtype=float)
+    ranges = np.array(
+        [len(runs(a.processors, ring_size=m if instance.ring else None)) for a in schedule.assignments], dtype=float
+    )
     spread = np.array(
         [len(clusters_of(a.processors, ell)) / instance.min_clusters(len(a.processors)) for a in schedule.assignments]
     )

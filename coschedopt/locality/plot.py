@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..workloads.idsets import runs
 from .instance import LocalityInstance
-from .schedule import LocalitySchedule, id_ranges, makespan
+from .schedule import LocalitySchedule, makespan
 
 
 def draw_locality_schedule(instance: LocalityInstance, schedule: LocalitySchedule, ax: Any) -> None:
@@ -23,7 +24,7 @@ def draw_locality_schedule(instance: LocalityInstance, schedule: LocalitySchedul
     for a in schedule.assignments:
         j = instance.index[a.job]
         width = float(instance.times[j])
-        pieces = id_ranges(a.processors, m, ring=False)
+        pieces = [(first, last + 1 - first) for first, last in runs(a.processors)]
         for first, count in pieces:
             ax.add_patch(
                 plt.Rectangle(

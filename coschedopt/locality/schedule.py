@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import InputError
+from ..workloads.idsets import runs as id_runs
 from .instance import LocalityInstance, is_contiguous_constraint, is_local_constraint
 
 #: relative tolerance when comparing start and end times of two jobs on one processor
@@ -86,21 +87,6 @@ def makespan(instance: LocalityInstance, schedule: LocalitySchedule) -> float:
     return max(a.start + instance.times[instance.index[a.job]] for a in schedule.assignments)
 
 
-def id_ranges(ids: Sequence[int], processors: int, ring: bool) -> list[tuple[int, int]]:
-    """The maximal runs of consecutive ids as ``(first, count)``; on a ring a run may wrap past m-1."""
-    ids = sorted(set(ids))
-    runs: list[list[int]] = []
-    for p in ids:
-        if runs and p == runs[-1][0] + runs[-1][1]:
-            runs[-1][1] += 1
-        else:
-            runs.append([p, 1])
-    if ring and len(runs) > 1 and runs[0][0] == 0 and runs[-1][0] + runs[-1][1] == processors:
-        last = runs.pop()
-        runs[0] = [last[0], last[1] + runs[0][1]]
-    return [(a, c) for a, c in runs]
-
-
 def clusters_of(ids: Sequence[int], cluster_size: int) -> set[int]:
     """The clusters (id // ell) an id set touches."""
     return {p // cluster_size for p in ids}
@@ -142,7 +128,7 @@ def validate_schedule(instance: LocalityInstance, schedule: LocalitySchedule) ->
         bad = [p for p in ids if not 0 <= p < m]
         if bad:
             raise InputError(f"job {a.job!r}: processor id {bad[0]} outside 0..{m - 1}", where=f"{where}.processors")
-        if contiguous and len(id_ranges(ids, m, instance.ring)) != 1:
+        if contiguous and len(id_runs(ids, ring_size=m if instance.ring else None)) != 1:
             raise InputError(
                 f"job {a.job!r}: processors {list(ids)} are not one range of consecutive ids on a {instance.topology}, "
                 f"as constraint {instance.constraint!r} demands",

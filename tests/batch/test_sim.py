@@ -8,8 +8,8 @@ import pytest
 
 from coschedopt import solve, validate
 from coschedopt.batch.generate import random_workload
-from coschedopt.batch.procsets import parse_ids
 from coschedopt.batch.queue import RESERVATIONS
+from coschedopt.workloads.idsets import parse_ids
 
 from . import reference
 

@@ -54,8 +54,8 @@ def test_cbf_is_its_own_baseline_and_counts_its_reservation():
 
 def test_per_job_columns_are_pooled_over_the_tests_weighted_by_their_applications():
     records = [
-        {"job_waste_pct_min": 1, "job_waste_pct_mean": 2, "job_waste_pct_max": 3, "applications": 1},
-        {"job_waste_pct_min": 0, "job_waste_pct_mean": 5, "job_waste_pct_max": 9, "applications": 3},
+        {"job_waste_pct_min": 1, "job_waste_pct_mean": 2, "job_waste_pct_max": 3, "n": 1},
+        {"job_waste_pct_min": 0, "job_waste_pct_mean": 5, "job_waste_pct_max": 9, "n": 3},
     ]
     assert summarise(records, Column("job_waste_pct", "x", "pct", pooled=True)) == (0, (2 + 15) / 4, 9)
     assert summarise([{"waste_pct": 1.0}, {"waste_pct": 3.0}], TABLE1[0]) == (1.0, 2.0, 3.0)

@@ -8,7 +8,7 @@ import coschedopt as cs
 from coschedopt.core import InputError
 from coschedopt.locality import LocalitySchedule, make_instance, makespan, validate_schedule
 from coschedopt.locality.metrics import locality_metrics
-from coschedopt.locality.schedule import id_ranges
+from coschedopt.workloads.idsets import run_lengths, runs
 
 
 def _inst(constraint="none", topology="line"):
@@ -73,10 +73,11 @@ def test_a_range_wrapping_past_the_last_id_is_contiguous_on_a_ring_only():
         validate_schedule(_inst("contiguous+local", "ring"), sched)
 
 
-def test_id_ranges_merge_runs_and_wrap_on_a_ring():
-    assert id_ranges([0, 1, 3, 5], 6, ring=False) == [(0, 2), (3, 1), (5, 1)]
-    assert id_ranges([0, 1, 3, 5], 6, ring=True) == [(5, 3), (3, 1)]
-    assert id_ranges(list(range(6)), 6, ring=True) == [(0, 6)]
+def test_id_runs_merge_and_wrap_on_a_ring():
+    assert runs([0, 1, 3, 5]) == [(0, 1), (3, 3), (5, 5)]
+    assert runs([0, 1, 3, 5], ring_size=6) == [(5, 1), (3, 3)]
+    assert run_lengths(runs([0, 1, 3, 5], ring_size=6), 6) == [3, 1]
+    assert runs(list(range(6)), ring_size=6) == [(0, 5)]
 
 
 def test_local_means_the_least_number_of_clusters_for_jobs_larger_than_a_cluster():
