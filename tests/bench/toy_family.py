@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from coschedopt.core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option
 from coschedopt.examples.toy import ToyInstance, ToySchedule
-from coschedopt.examples.toy.methods import optimal_order
+from coschedopt.examples.toy.exact import optimal_order
 from coschedopt.examples.toy.schedule import toy_objective
 
 __all__ = ["ToyInstance", "ToySchedule", "toy_optimum"]

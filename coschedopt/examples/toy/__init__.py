@@ -7,13 +7,14 @@ exchange argument: swapping an adjacent pair out of that order never helps).
 
 Data flows one way: :class:`ToyInstance` -> method -> :class:`ToySchedule` ->
 :func:`validate_schedule` -> :func:`toy_metrics`.  Importing this package registers
-the family, its methods (``toy-exact``, ``toy-identity``, ``toy-random``), its
-generator (``coschedopt generate toy random``) and its suite (``toy-quick``).
+the family, its methods (``toy-exact`` in ``exact/``, ``toy-identity`` and ``toy-random`` in
+``heuristics.py``), its generator (``coschedopt generate toy random``) and its suite (``toy-quick``).
 """
 
 from ...core import Family, register_family
 from .instance import ToyInstance
-from .schedule import ToySchedule, toy_metrics, toy_objective, validate_schedule
+from .metrics import toy_metrics
+from .schedule import ToySchedule, toy_objective, validate_schedule
 
 FAMILY = register_family(
     Family(
@@ -34,6 +35,6 @@ FAMILY = register_family(
     )
 )
 
-from . import generate, methods  # noqa: E402,F401  (register the methods and the generator)
+from . import exact, generate, heuristics  # noqa: E402,F401  (register the methods and the generator)
 
 __all__ = ["FAMILY", "ToyInstance", "ToySchedule", "toy_metrics", "toy_objective", "validate_schedule"]

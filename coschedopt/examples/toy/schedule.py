@@ -37,11 +37,6 @@ def toy_objective(instance: ToyInstance, schedule: ToySchedule) -> float:
     return float(sum((i + 1) * instance.values[j] for i, j in enumerate(schedule.order)))
 
 
-def toy_metrics(instance: ToyInstance, schedule: ToySchedule) -> dict[str, float]:
-    """``relative_objective``: the objective over sum(v) (1 for a single job)."""
-    return {"relative_objective": toy_objective(instance, schedule) / sum(instance.values)}
-
-
 # --------------------------------------------------------------------------- the family contract's breakers
 # Each changes a valid schedule's JSON form so that the validator must refuse it (tests/test_family_contract.py).
 

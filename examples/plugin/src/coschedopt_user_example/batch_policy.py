@@ -14,8 +14,8 @@ import heapq
 import numpy as np
 
 from coschedopt import Result, Status, method
-from coschedopt.batch.procsets import format_ids
 from coschedopt.batch.schedule import BatchSchedule
+from coschedopt.workloads.idsets import format_ids
 
 
 @method("batch", "sjf")

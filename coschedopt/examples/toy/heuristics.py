@@ -1,8 +1,6 @@
-"""The toy methods: the exact rule, and two baselines measured against it.
+"""The toy family's heuristics: two baselines measured against the exact rule.
 
-Each is a function ``f(instance, *, time_limit, seed, verbose, options) -> Result``
-registered with :func:`coschedopt.core.method`; options are declared once as a
-:class:`~coschedopt.core.MethodOptions` dataclass.
+Options are declared once as a :class:`~coschedopt.core.MethodOptions` dataclass.
 """
 
 from __future__ import annotations
@@ -12,17 +10,6 @@ from dataclasses import dataclass
 from ...core import MethodOptions, NoOptions, Result, Status, make_rng, method, option
 from .instance import ToyInstance
 from .schedule import ToySchedule, toy_objective
-
-
-def optimal_order(instance: ToyInstance) -> ToySchedule:
-    """Non-increasing values (ties by index): optimal by an adjacent-exchange argument, O(n log n)."""
-    return ToySchedule(tuple(sorted(range(instance.n), key=lambda j: -instance.values[j])))
-
-
-@method("toy", "toy-exact", exact=True)
-def toy_exact(instance: ToyInstance, *, time_limit, seed, verbose, options: NoOptions) -> Result:
-    """Sort by non-increasing value (optimal)."""
-    return Result(Status.OPTIMAL, optimal_order(instance))
 
 
 @method("toy", "toy-identity")
