@@ -54,7 +54,7 @@ def test_paper_pack_covers_the_papers_workloads():
     ks = {}
     for e in suite.instances:
         ks.setdefault(e.group, set()).add(e.size["k"])
-        assert (e.size["n"], e.size["p"]) == {
+        assert (e.size["n"], e.size["m"]) == {
             "Workload-I": (10, 16),
             "Workload-II": (65, 16),
             "Workload-III": (260, 32),

@@ -16,7 +16,7 @@ from . import toy_family  # noqa: F401  (registers the test-only family "toy")
 from .test_runner import FAILURES_SUITE
 
 REQUIRED_COLUMNS = [
-    "suite", "family", "instance", "n", "p", "k", "seed", "method", "status", "objective", "lower_bound",
+    "suite", "family", "instance", "n", "m", "k", "seed", "method", "status", "objective", "lower_bound",
     "best_known", "gap_to_best", "relative_cost", "packing_ratio", "relative_response_time", "runtime_s", "error",
 ]  # fmt: skip
 
@@ -34,7 +34,7 @@ def test_export_has_one_tidy_row_per_cell_with_the_required_columns(quick_db, tm
     table = result_table(quick_db)
     assert len(table.rows) == len(load_suite("quick").cells)
     assert set(REQUIRED_COLUMNS) <= set(table.columns)
-    assert table.size_columns == ["n", "p", "k"]
+    assert table.size_columns == ["n", "m", "k"]
     assert {"relative_cost", "packing_ratio", "relative_response_time"} <= set(table.metric_columns)
     path = write_table(table, tmp_path / "results.csv")
     with path.open(newline="") as fh:
