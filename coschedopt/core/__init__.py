@@ -1,8 +1,8 @@
 """What every problem family shares, and nothing more."""
 
+from .backends import SolverRun, quiet_highs, run_cbc, run_cpsat, run_highs, run_pyomo_highs
 from .deadline import Deadline
 from .errors import InputError, MethodRefused, refuse_unknown
-from .highs import quiet_highs
 from .io import (
     instance_from_dict,
     load_instance,
@@ -56,6 +56,7 @@ __all__ = [
     "NoOptions",
     "OptionSpec",
     "Result",
+    "SolverRun",
     "SWFHeader",
     "SWFOptions",
     "SWFTrace",
@@ -86,6 +87,10 @@ __all__ = [
     "trace_folders",
     "register_family",
     "resolve",
+    "run_cbc",
+    "run_cpsat",
+    "run_highs",
+    "run_pyomo_highs",
     "save_instance",
     "schedule_from_dict",
     "solve",

@@ -7,11 +7,13 @@ install) and caches the machine code on disk, so later processes only load it
 the clock and reports its time as ``stats["prepare_seconds"]``, so a method's
 runtime never includes compilation.  It solves a small instance with the column
 generation, pricing, enumeration and tree enabled, which calls every kernel with
-the argument types of a real run.
+the argument types of a real run.  A stop request (Ctrl-C) cuts it short: each warm-up
+solve polls its deadline, which expires then, like any solve.
 """
 
 from __future__ import annotations
 
+from ...core.deadline import stop_requested
 from . import kernels
 
 
@@ -24,6 +26,8 @@ def compile_kernels() -> None:
     from .options import BnpOptions
 
     for n, p, k, seed in ((12, 8, 4, 0), (14, 8, 5, 1)):
+        if stop_requested():  # Ctrl-C while compiling: the solve that follows stops at once
+            return
         instance = random_pack_instance(n, p, k, seed=seed)
         run(
             instance,
