@@ -2,8 +2,8 @@
 
 A family writes only its model; one of the runners below solves it.  Each takes the
 model, the method's :class:`~coschedopt.core.deadline.Deadline`, the seed and the
-worker count, configures the solver (threads, seed, time limit, output: its log goes
-to stderr when ``verbose``, never to stdout) and returns a :class:`SolverRun`: the
+worker count, configures the solver (threads, seed, time limit, output: off, or its log
+on stderr when ``verbose``, never on stdout) and returns a :class:`SolverRun`: the
 :class:`~coschedopt.core.status.Status` mapped once here, whether there is an
 incumbent and how to read it, the certified bound and the solver's statistics.
 
@@ -14,22 +14,33 @@ incumbent and how to read it, the certified bound and the solver's statistics.
 ``run_cbc``             a PuLP problem, with CBC (stop and status as far as PuLP allows)
 ======================  =========================================================
 
-**The stopping contract.**  A method stops when its deadline expires: on its time
-limit, or when a stop is requested (Ctrl-C inside
+**The stopping contract** (stated in :mod:`coschedopt.core.deadline`).  A method stops
+when its deadline expires: on its time limit, or when a stop is requested (Ctrl-C inside
 :func:`~coschedopt.core.deadline.stop_on_interrupt`, or
-:func:`~coschedopt.core.deadline.request_stop`).  The layer, not the family, watches
-the deadline while a solver runs: CP-SAT is stopped by ``stop_search()`` from a
-watcher thread (its own SIGINT handler is off, ``catch_sigint_signal``), HiGHS by its
-simplex, IPM and MIP interrupt callbacks; CBC, a child process in the same process
-group, stops on the terminal's SIGINT itself.  Between solver calls a method polls
-``deadline.expired()`` (numba warm-up and other long phases too), and worker
-processes are stopped by their parent.  A stopped run keeps its incumbent and its
-bound (status ``TIME_LIMIT``); :func:`coschedopt.solve` then records
-``stats["stopped_by"]`` (``"interrupt"`` or ``"time_limit"``).
+:func:`~coschedopt.core.deadline.request_stop` from any thread).  The layer, not the
+family, watches the deadline while a solver runs:
 
-Pyomo + HiGHS: the model is handed to Pyomo's own HiGHS interface (so Pyomo maps
-the variables and loads the values back), with a subclass that installs the same
-interrupt callbacks on the ``highspy.Highs`` Pyomo builds, right before it runs.
+* CP-SAT: ``stop_search()`` from a watcher thread (:func:`watch`); CP-SAT's own SIGINT
+  handler is off (``catch_sigint_signal``), so Ctrl-C is the toolkit's stop request.
+* HiGHS (highspy or Pyomo): its simplex, IPM and MIP interrupt callbacks.
+* Pure-Python phases with no place to poll (building a Pyomo model, building a PuLP
+  problem and writing CBC's input, a method's one-time preparation such as numba's
+  compilation): :class:`Stopped` raised into them (:func:`interruptible`).  Pyomo's
+  transfer of the model to HiGHS polls the deadline between chunks of constraints.
+* CBC, a child process: SIGINT (it stops with its incumbent), SIGKILL if it has not
+  stopped :data:`CBC_GRACE` s later.
+
+Between solver calls a method polls ``deadline.expired()``, and worker processes are
+stopped by their parent.  A stopped run keeps its incumbent and its bound (status
+``TIME_LIMIT``); :func:`coschedopt.solve` then records ``stats["stopped_by"]``
+(``"interrupt"`` or ``"time_limit"``).
+
+Pyomo + HiGHS: the model is handed to Pyomo's own HiGHS interface (so Pyomo maps the
+variables and loads the values back), through a subclass that installs the layer's
+interrupt callbacks on the ``highspy.Highs`` Pyomo built, right before it runs (it
+overrides Pyomo's ``_solve`` and reads ``_solver_model``: private names of
+``pyomo.contrib.solver.solvers.highs``, checked with Pyomo 6.10 by tests/core), and
+that polls the deadline between chunks of constraints while Pyomo hands them over.
 """
 
 from __future__ import annotations
@@ -52,6 +63,8 @@ from .status import Status
 WATCH_PERIOD = 0.02
 #: how often :func:`interruptible` raises :class:`Stopped` again while the phase goes on (seconds)
 RETRY_PERIOD = 0.25
+#: constraints handed to Pyomo's HiGHS interface between two looks at the deadline
+PYOMO_CHUNK = 2000
 
 
 @dataclass
@@ -356,13 +369,19 @@ def _pyomo_highs_class() -> type:
     from pyomo.contrib.solver.solvers.highs import Highs
 
     class WatchedHighs(Highs):
-        """Pyomo's HiGHS interface with the layer's interrupt callbacks on the ``highspy.Highs`` it runs."""
+        """Pyomo's HiGHS interface that polls the deadline while it hands the constraints to HiGHS
+        (by chunks: raising :class:`Stopped` there, never inside Pyomo's output capture's clean-up)
+        and puts the layer's interrupt callbacks on the ``highspy.Highs`` it runs."""
 
         deadline: Deadline
-        disarm: Callable[[], None]
+
+        def add_constraints(self, cons: list) -> None:
+            for i in range(0, len(cons), PYOMO_CHUNK):
+                if self.deadline.expired():
+                    raise Stopped
+                super().add_constraints(cons[i : i + PYOMO_CHUNK])
 
         def _solve(self) -> Any:
-            self.disarm()  # from here on HiGHS's callbacks stop it
             _watch_highs(self._solver_model, self.deadline)
             return super()._solve()
 
@@ -408,13 +427,12 @@ def run_pyomo_highs(
     logs[0].setLevel(logging.ERROR)
     logs[1].setLevel(logging.CRITICAL)
     try:
-        with interruptible(deadline) as disarm:
-            solver.disarm = disarm
+        with interruptible(deadline):
             built = model() if callable(model) else model
-            rem = deadline.remaining()
-            if math.isfinite(rem):
-                config["time_limit"] = max(1e-3, rem)
-            res = solver.solve(built, **config)
+        rem = deadline.remaining()
+        if math.isfinite(rem):
+            config["time_limit"] = max(1e-3, rem)
+        res = solver.solve(built, **config)
     except Stopped:
         not_run.model = None if callable(model) else model
         return not_run

@@ -15,6 +15,11 @@ with the best schedule it found and its certified bound; :func:`coschedopt.solve
 records ``stats["stopped_by"]`` (``"interrupt"`` or ``"time_limit"``) and says so in
 the message.  ``coschedopt solve`` then prints "interrupted", writes ``-o`` and exits
 130 after Ctrl-C, or exits 0 after the time limit.
+
+Limits: native code that holds the interpreter (a long numba kernel, a numpy call)
+delays the stop until it returns; CBC checks its signal rarely, so it is killed when it
+has not stopped 1 s after the request, and its incumbent is then lost (the method
+returns its own fallback schedule).
 """
 
 from __future__ import annotations
