@@ -24,9 +24,11 @@ family, watches the deadline while a solver runs:
   handler is off (``catch_sigint_signal``), so Ctrl-C is the toolkit's stop request.
 * HiGHS (highspy or Pyomo): its simplex, IPM and MIP interrupt callbacks.
 * Pure-Python phases with no place to poll (building a Pyomo model, building a PuLP
-  problem and writing CBC's input, a method's one-time preparation such as numba's
-  compilation): :class:`Stopped` raised into them (:func:`interruptible`).  Pyomo's
-  transfer of the model to HiGHS polls the deadline between chunks of constraints.
+  problem and writing CBC's input): :class:`Stopped` raised into them
+  (:func:`interruptible`; the libraries are imported before, since an import cut halfway
+  leaves a broken module behind).  Pyomo's transfer of the model to HiGHS polls the
+  deadline between chunks of constraints.  Not numba's compilation (a method's one-time
+  preparation): cut inside, numba stays broken for the process; it polls between steps.
 * CBC, a child process: SIGINT (it stops with its incumbent), SIGKILL if it has not
   stopped :data:`CBC_GRACE` s later.
 
@@ -405,6 +407,8 @@ def run_pyomo_highs(
     a long build too (:func:`interruptible`), as it cuts Pyomo's transfer of the model to
     HiGHS; ``SolverRun.model`` is the model (None when stopped before it was built).
     """
+    import pyomo.environ  # noqa: F401  (imported before the interruptible build: see the module docstring)
+
     not_run = SolverRun(Status.TIME_LIMIT, stats={"solver": "HiGHS (Pyomo)", "termination": "not run"})
     if deadline.expired():
         return not_run

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .backends import Stopped, interruptible, stopped_by
-from .deadline import Deadline, stop_requested
+from .backends import stopped_by
+from .deadline import stop_requested
 from .errors import InputError
 from .options import MethodOptions, NoOptions
 from .result import Result
@@ -115,16 +115,14 @@ _PREPARED: dict[str, float] = {}
 
 def run_preparation(m: Method) -> float:
     """Run ``m``'s one-time preparation in this process (if any, and not yet done); returns
-    the seconds it took (0 when there is none or it already ran).  A stop request cuts it
-    (the contract in :mod:`coschedopt.core.deadline`): the method then starts at once, stopped."""
+    the seconds it took (0 when there is none or it already ran).  A preparation polls the
+    stop request between its steps (the contract in :mod:`coschedopt.core.deadline`); it is
+    not cut inside one (an exception raised into numba's first compilation breaks numba for
+    the rest of the process)."""
     if m.prepare is None or m.prepare in _PREPARED:
         return 0.0
     start = time.perf_counter()
-    try:
-        with interruptible(Deadline(None)):  # a compilation has no place to poll: a stop request cuts it
-            resolve(m.prepare)()
-    except Stopped:
-        pass
+    resolve(m.prepare)()
     seconds = time.perf_counter() - start
     if not stop_requested():  # a preparation cut by a stop request is run again next time
         _PREPARED[m.prepare] = seconds
