@@ -22,7 +22,8 @@ family, watches the deadline while a solver runs:
 
 * CP-SAT: ``stop_search()`` from a watcher thread (:func:`watch`); CP-SAT's own SIGINT
   handler is off (``catch_sigint_signal``), so Ctrl-C is the toolkit's stop request.
-* HiGHS (highspy or Pyomo): its simplex, IPM and MIP interrupt callbacks.
+* HiGHS (highspy or Pyomo): its simplex, IPM and MIP interrupt callbacks, and, for its
+  presolve, which calls none, its time limit set to 0 from a watcher thread.
 * Pure-Python phases with no place to poll (building a Pyomo model, building a PuLP
   problem and writing CBC's input): :class:`Stopped` raised into them
   (:func:`interruptible`; the libraries are imported before, since an import cut halfway
@@ -292,6 +293,12 @@ def _watch_highs(h: Any, deadline: Deadline) -> None:
     h._coschedopt_watched = True
 
 
+def _expire_highs(h: Any) -> None:
+    """Make a running HiGHS meet its time limit: its presolve calls no interrupt callback,
+    but reads the time limit (a watcher thread sets it while HiGHS runs)."""
+    h.setOptionValue("time_limit", 0.0)
+
+
 def highs_status(h: Any) -> tuple[Status, bool]:
     """The toolkit's status of ``h``'s last run and whether it holds a feasible solution."""
     import highspy
@@ -333,7 +340,8 @@ def run_highs(
         return SolverRun(Status.TIME_LIMIT, stats={"solver": "HiGHS", "termination": "not run"}, solver=h)
     rem = min(deadline.remaining(), math.inf if time_limit is None else time_limit)
     h.setOptionValue("time_limit", h.getRunTime() + max(1e-3, rem) if math.isfinite(rem) else math.inf)
-    h.run()
+    with watch(deadline, lambda: _expire_highs(h)):
+        h.run()
     return _highs_run(h)
 
 
@@ -385,7 +393,8 @@ def _pyomo_highs_class() -> type:
 
         def _solve(self) -> Any:
             _watch_highs(self._solver_model, self.deadline)
-            return super()._solve()
+            with watch(self.deadline, lambda: _expire_highs(self._solver_model)):
+                return super()._solve()
 
     return WatchedHighs
 
