@@ -17,9 +17,9 @@ the message.  ``coschedopt solve`` then prints "interrupted", writes ``-o`` and 
 130 after Ctrl-C, or exits 0 after the time limit.
 
 Limits: native code that holds the interpreter (a long numba kernel, a numpy call)
-delays the stop until it returns, and so does the compilation of one numba kernel (on
-a fresh install the first solve compiles them, seconds each; after a stop request the
-kernels not compiled yet are not compiled, their numpy versions run); CBC checks its signal
+delays the stop until it returns, and so does a numba compilation in this process (an
+exception raised into numba breaks it: branch-and-price therefore compiles its kernels
+on a fresh install in a child process, which a stop kills); CBC checks its signal
 rarely, so it is killed when it has not stopped 1 s after the request, and its
 incumbent is then lost (the method returns its own fallback schedule).
 """
