@@ -332,12 +332,12 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _mark_interrupted(res: Any, requested: bool) -> bool:
-    """Whether Ctrl-C stopped the method (seen by the CLI, or by a solver that caught it); says so in ``res``."""
-    if not (requested or res.stats.get("interrupted")):
+    """Whether Ctrl-C stopped the method (``stats["stopped_by"]``, or seen by the CLI); says so in ``res``."""
+    if not (requested or res.stats.get("stopped_by") == "interrupt"):
         return False
     res.stats["interrupted"] = True
-    note = "interrupted (Ctrl-C): the best schedule and bound found so far"
-    res.message = f"{note}; {res.message}" if res.message else note
+    if not res.message.startswith("interrupted"):
+        res.message = f"interrupted: {res.message}" if res.message else "interrupted"
     return True
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Deadline, MethodOptions, Result, Status, method, option, quiet_highs
+from ..core import Deadline, MethodOptions, Result, Status, method, option, quiet_highs, run_highs, run_pyomo_highs
 from .fcs import fcs_masks
 from .instance import CombosInstance, membership
 from .metrics import trivial_lower_bound
@@ -87,13 +87,12 @@ def lp_schedule(instance: CombosInstance, x: np.ndarray) -> CombosSchedule:
     return CombosSchedule.from_masks(instance, ((int(instance.masks[j]), float(x[j])) for j in cols))
 
 
-def solve_lp_pyomo(instance: CombosInstance, *, time_limit: float | None = None) -> dict[str, Any]:
-    """LP (2) declared in Pyomo and solved by HiGHS (``pyomo.contrib.solver`` interface).
+def solve_lp_pyomo(instance: CombosInstance, *, deadline: Deadline | None = None) -> dict[str, Any]:
+    """LP (2) declared in Pyomo and solved by HiGHS (the solver layer's Pyomo + HiGHS runner).
 
     Returns ``{"status": "optimal"|"time_limit"|"error", "x", "y", "objective", "message"}``.
     """
     import pyomo.environ as pyo
-    from pyomo.contrib.solver.common.factory import SolverFactory
 
     a, b = instance.a, instance.b
     n, m = a.shape
@@ -108,23 +107,18 @@ def solve_lp_pyomo(instance: CombosInstance, *, time_limit: float | None = None)
         return pyo.quicksum(float(a[i, j]) * model.x[j] for j in np.flatnonzero(member[i])) == float(b[i])
 
     model.work = pyo.Constraint(model.TASKS, rule=work_rule)
-    solver = SolverFactory("highs")
-    opts: dict[str, Any] = {"load_solutions": False, "raise_exception_on_nonoptimal_result": False}
-    if time_limit is not None:
-        opts["time_limit"] = max(time_limit, 1e-3)
-    res = solver.solve(model, **opts)
-    tc = str(res.termination_condition).rsplit(".", 1)[-1]
-    out: dict[str, Any] = {"status": "error", "x": None, "y": None, "objective": None, "message": tc}
-    if tc == "convergenceCriteriaSatisfied":
-        res.solution_loader.load_vars()
-        duals = res.solution_loader.get_duals()
+    run = run_pyomo_highs(model, deadline or Deadline(None))
+    out: dict[str, Any] = {"status": "error", "x": None, "y": None, "objective": None}
+    out["message"] = run.stats["termination"]
+    if run.status is Status.OPTIMAL:
+        duals = run.solver.solution_loader.get_duals()
         out.update(
             status="optimal",
             x=np.array([model.x[j].value or 0.0 for j in range(m)]),
             y=np.array([duals[model.work[i]] for i in range(n)]),
-            objective=float(res.incumbent_objective),
+            objective=run.objective,
         )
-    elif tc in ("maxTimeLimit", "iterationLimit"):
+    elif run.status is Status.TIME_LIMIT:
         out["status"] = "time_limit"
     return out
 
@@ -146,7 +140,7 @@ def lp_matrix_colwise(instance: CombosInstance) -> tuple[np.ndarray, np.ndarray,
     return start, index, value
 
 
-def solve_lp_highspy(instance: CombosInstance, *, time_limit: float | None = None) -> dict[str, Any]:
+def solve_lp_highspy(instance: CombosInstance, *, deadline: Deadline | None = None) -> dict[str, Any]:
     """LP (2) passed column-wise to ``highspy`` in one ``passModel`` call, solved by HiGHS.
 
     Same return form as :func:`solve_lp_pyomo`, plus ``build_time`` and ``solve_time``.
@@ -158,10 +152,6 @@ def solve_lp_highspy(instance: CombosInstance, *, time_limit: float | None = Non
     n, m = a.shape
     start, index, value = lp_matrix_colwise(instance)
     h = quiet_highs()
-    # presolve scans all m columns for little gain (n rows only): 4 s of 4.3 s at n = 18, so skip it
-    h.setOptionValue("presolve", "off")
-    if time_limit is not None:
-        h.setOptionValue("time_limit", float(max(time_limit, 1e-3)))
     status = h.passModel(
         m,
         n,
@@ -183,20 +173,20 @@ def solve_lp_highspy(instance: CombosInstance, *, time_limit: float | None = Non
     if status == highspy.HighsStatus.kError:
         return {"status": "error", "x": None, "y": None, "objective": None, "message": "HiGHS refused the model"}
     t1 = time.perf_counter()
-    h.run()
+    # presolve scans all m columns for little gain (n rows only): 4 s of 4.3 s at n = 18, so skip it
+    run = run_highs(h, deadline or Deadline(None), options={"presolve": "off"})
     t2 = time.perf_counter()
-    ms = h.getModelStatus()
     out: dict[str, Any] = {
         "status": "error",
         "x": None,
         "y": None,
         "objective": None,
-        "message": h.modelStatusToString(ms),
+        "message": run.stats["termination"],
         "build_time": t1 - t0,
         "solve_time": t2 - t1,
-        "iterations": int(h.getInfo().simplex_iteration_count),
+        "iterations": run.stats.get("simplex_iterations", 0),
     }
-    if ms == highspy.HighsModelStatus.kOptimal:
+    if run.status is Status.OPTIMAL:
         sol = h.getSolution()
         out.update(
             status="optimal",
@@ -204,7 +194,7 @@ def solve_lp_highspy(instance: CombosInstance, *, time_limit: float | None = Non
             y=np.asarray(sol.row_dual, dtype=float),
             objective=float(h.getInfo().objective_function_value),
         )
-    elif ms in (highspy.HighsModelStatus.kTimeLimit, highspy.HighsModelStatus.kIterationLimit):
+    elif run.status is Status.TIME_LIMIT:
         out["status"] = "time_limit"
         sol = h.getSolution()
         if sol.dual_valid:
@@ -235,9 +225,8 @@ def lp(
     deadline = Deadline(time_limit)
     if backend == "auto":
         backend = "pyomo" if instance.m <= PYOMO_MAX_COMBINATIONS else "highspy"
-    remaining = None if time_limit is None else deadline.remaining()
     solver = solve_lp_pyomo if backend == "pyomo" else solve_lp_highspy
-    out = solver(instance, time_limit=remaining)
+    out = solver(instance, deadline=deadline)
     stats = {k: v for k, v in out.items() if k in ("build_time", "solve_time", "iterations")}
     stats.update(backend=backend, combinations=instance.m, solver_objective=out["objective"])
     bound = trivial_lower_bound(instance)
@@ -259,6 +248,6 @@ def lp(
             sched,
             lower_bound=bound,
             stats=stats,
-            message="time limit reached before the LP optimum; FCS schedule returned",
+            message="stopped before the LP optimum; FCS schedule returned",
         )
     return Result(Status.ERROR, sched, lower_bound=bound, stats=stats, message=f"HiGHS: {out['message']}")

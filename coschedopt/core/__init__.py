@@ -1,8 +1,8 @@
 """What every problem family shares, and nothing more."""
 
+from .backends import SolverRun, quiet_highs, run_cbc, run_cpsat, run_highs, run_pyomo_highs
 from .deadline import Deadline
 from .errors import InputError, MethodRefused, refuse_unknown
-from .highs import quiet_highs
 from .io import (
     instance_from_dict,
     load_instance,
@@ -45,6 +45,7 @@ __all__ = [
     "NoOptions",
     "OptionSpec",
     "Result",
+    "SolverRun",
     "Status",
     "available_cores",
     "check_options",
@@ -65,6 +66,10 @@ __all__ = [
     "refuse_unknown",
     "register_family",
     "resolve",
+    "run_cbc",
+    "run_cpsat",
+    "run_highs",
+    "run_pyomo_highs",
     "scoped_registry",
     "save_instance",
     "schedule_from_dict",

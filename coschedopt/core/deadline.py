@@ -1,18 +1,34 @@
-"""Time limits: a monotonic deadline that methods poll, never a signal or a thread.
+"""Time limits and stop requests: a monotonic deadline that methods poll, never a signal.
 
-The same poll serves Ctrl-C: inside :func:`stop_on_interrupt` (``coschedopt
-solve`` runs a method in it), a first SIGINT does not raise but asks every
-:class:`Deadline` of the process to expire, so a method stops at its next poll
-and returns its best schedule and certified bound, exactly as on a time limit;
-a second SIGINT raises ``KeyboardInterrupt`` as usual.  A method that hands the
-work to a solver which catches SIGINT itself (HiGHS, CBC) maps the solver's
-"interrupted" outcome to that same result and calls :func:`request_stop`.
+**The stopping contract** (every exact method keeps it; ``tests/core/test_stop_contract.py``
+checks every method the registry marks ``exact``).  A method stops when its
+:class:`Deadline` expires, which happens on its time limit or on a stop request:
+Ctrl-C inside :func:`stop_on_interrupt` (``coschedopt solve`` runs a method in it) or
+:func:`request_stop` from any thread.  A first Ctrl-C does not raise: it asks every
+deadline of the process to expire, and a second one raises ``KeyboardInterrupt`` as
+usual.  The request is seen even while the main thread is inside a solver's native
+code (a watcher thread reads the signal from Python's wakeup file descriptor), and
+the solver back-end layer (:mod:`coschedopt.core.backends`) stops the running solver
+at once.  Within 2 s of the request or of the time limit, in any phase (start-up
+compilation, warm-up solves, the search), the method returns status ``TIME_LIMIT``
+with the best schedule it found and its certified bound; :func:`coschedopt.solve`
+records ``stats["stopped_by"]`` (``"interrupt"`` or ``"time_limit"``) and says so in
+the message.  ``coschedopt solve`` then prints "interrupted", writes ``-o`` and exits
+130 after Ctrl-C, or exits 0 after the time limit.
+
+Limits: native code that holds the interpreter (a long numba kernel, a numpy call)
+delays the stop until it returns, and so does a numba compilation in this process (an
+exception raised into numba breaks it: branch-and-price therefore compiles its kernels
+on a fresh install in a child process, which a stop kills); CBC checks its signal
+rarely, so it is killed when it has not stopped 1 s after the request, and its
+incumbent is then lost (the method returns its own fallback schedule).
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+import os
 import signal
 import threading
 import time
@@ -60,7 +76,8 @@ def stop_on_interrupt() -> Iterator[StopRequest]:
     if handled:
         signal.signal(signal.SIGINT, first)
     try:
-        yield state
+        with _stop_from_native_code() if handled else contextlib.nullcontext():
+            yield state
     finally:
         state.requested = _stop_requested
         _stop_requested = False
@@ -69,33 +86,38 @@ def stop_on_interrupt() -> Iterator[StopRequest]:
 
 
 @contextlib.contextmanager
-def interrupt_raises() -> Iterator[None]:
-    """Let Ctrl-C raise ``KeyboardInterrupt`` inside the block (and ask for a stop), even within
-    :func:`stop_on_interrupt`.
+def _stop_from_native_code() -> Iterator[None]:
+    """Request the stop as soon as SIGINT arrives, even while the main thread runs native code.
 
-    For a solver call that handles the interrupt itself: highspy cancels its solve
-    on ``KeyboardInterrupt`` and returns; :func:`stop_requested` then tells the
-    method that Ctrl-C stopped it.  Where SIGINT is ignored (a harness worker) or
-    outside the main thread, nothing changes.
+    Python runs a signal handler only when the main thread next executes bytecode,
+    which a solver call (CP-SAT, HiGHS) may not do for minutes.  The C-level handler
+    also writes the signal number to the wakeup file descriptor at once: a thread
+    reading it calls :func:`request_stop`, and the solver layer's watchers see it.
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.SIG_IGN or previous is None:
+    r, w = os.pipe()
+    os.set_blocking(w, False)
+    try:
+        previous = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+    except ValueError:  # not the main thread of the main interpreter
+        os.close(r)
+        os.close(w)
         yield
         return
 
-    def stop_and_raise(signum: int, frame: object) -> None:
-        request_stop()
-        raise KeyboardInterrupt
+    def read() -> None:
+        while data := os.read(r, 64):
+            if signal.SIGINT in data:
+                request_stop()
 
-    signal.signal(signal.SIGINT, stop_and_raise)
+    reader = threading.Thread(target=read, name="coschedopt-sigint", daemon=True)
+    reader.start()
     try:
         yield
     finally:
-        # after a stop, a further Ctrl-C aborts: do not re-arm a handler that would only ask again
-        signal.signal(signal.SIGINT, signal.default_int_handler if _stop_requested else previous)
+        signal.set_wakeup_fd(previous)
+        os.close(w)  # the reader sees the end of the pipe and returns
+        reader.join()
+        os.close(r)
 
 
 class Deadline:

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from .backends import stopped_by
+from .deadline import stop_requested
 from .errors import InputError
 from .options import MethodOptions, NoOptions
 from .plugins import load_plugins
@@ -124,13 +126,18 @@ _PREPARED: dict[str, float] = {}
 
 def run_preparation(m: Method) -> float:
     """Run ``m``'s one-time preparation in this process (if any, and not yet done); returns
-    the seconds it took (0 when there is none or it already ran)."""
+    the seconds it took (0 when there is none or it already ran).  A preparation polls the
+    stop request between its steps (the contract in :mod:`coschedopt.core.deadline`); it is
+    not cut inside one (an exception raised into numba's first compilation breaks numba for
+    the rest of the process)."""
     if m.prepare is None or m.prepare in _PREPARED:
         return 0.0
     start = time.perf_counter()
     resolve(m.prepare)()
-    _PREPARED[m.prepare] = time.perf_counter() - start
-    return _PREPARED[m.prepare]
+    seconds = time.perf_counter() - start
+    if not stop_requested():  # a preparation cut by a stop request is run again next time
+        _PREPARED[m.prepare] = seconds
+    return seconds
 
 
 _FAMILIES: dict[str, Family] = {}
@@ -305,7 +312,8 @@ def solve(
     work.  The schedule is validated by the family's independent validator and
     the objective recomputed from it.  Bad input or a method refusing the
     instance raises :class:`~coschedopt.core.errors.InputError`; running out of
-    time never raises (status ``TIME_LIMIT``).  ``Result.runtime`` is the method's
+    time never raises (status ``TIME_LIMIT``, ``stats["stopped_by"]`` says whether the time limit
+    or a stop request ended it: the contract in :mod:`coschedopt.core.deadline`).  ``Result.runtime`` is the method's
     own time: a one-time preparation (compiling kernels on the first call of a
     process) is run first and reported as ``stats["prepare_seconds"]``.
     """
@@ -323,6 +331,7 @@ def solve(
     if prepared:
         res.stats["prepare_seconds"] = round(prepared, 3)
     res.method, res.family = m.name, fam.kind
+    _mark_stop(res, m)
     if res.schedule is not None:
         try:
             fam.validate(instance, res.schedule)
@@ -336,6 +345,21 @@ def solve(
     if res.lower_bound is not None and not math.isfinite(res.lower_bound):
         res.lower_bound = None
     return res
+
+
+def _mark_stop(res: Result, m: Method) -> None:
+    """Record why a stopped method stopped (the contract in :mod:`coschedopt.core.deadline`):
+    ``stats["stopped_by"]`` and the message's first words.  An exact method that did not
+    finish because of a stop request is ``TIME_LIMIT`` whatever it reported."""
+    if m.exact and stop_requested() and res.status is Status.FEASIBLE:
+        res.status = Status.TIME_LIMIT
+    why = stopped_by(res.status)
+    if why is None:
+        return
+    res.stats["stopped_by"] = why
+    note = "interrupted" if why == "interrupt" else "stopped by the time limit"
+    if not res.message.startswith(note):
+        res.message = f"{note}: {res.message}" if res.message else note
 
 
 def validate(instance: Any, schedule: Any) -> None:

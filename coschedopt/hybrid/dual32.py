@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option, quiet_highs
+from ..core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option, quiet_highs, run_highs
 from .bounds import best_lower_bound
 from .dual import dual_search
 from .instance import HybridInstance
@@ -174,10 +174,6 @@ def solve_knapsack_milp(ks: LongTaskKnapsack, deadline: Deadline) -> tuple[float
     if n == 0:
         return 0.0, np.zeros(0, dtype=bool)
     h = quiet_highs()
-    h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", 1e-6)
-    if np.isfinite(deadline.remaining()):
-        h.setOptionValue("time_limit", max(1e-3, deadline.remaining()))
     inf = highspy.kHighsInf
     h.addVars(n, np.zeros(n), np.ones(n))
     h.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.full(n, highspy.HighsVarType.kInteger))
@@ -190,12 +186,11 @@ def solve_knapsack_milp(ks: LongTaskKnapsack, deadline: Deadline) -> tuple[float
     lg = np.flatnonzero(ks.long_gpu).astype(np.int32)
     if lg.size > ks.long_gpu_cap:
         h.addRow(-inf, float(ks.long_gpu_cap), lg.size, lg, np.ones(lg.size))
-    h.run()
-    status = h.getModelStatus()
-    if status == highspy.HighsModelStatus.kInfeasible:
+    run = run_highs(h, deadline, options={"mip_rel_gap": 0.0, "mip_abs_gap": 1e-6})
+    if run.status is Status.INFEASIBLE:
         return None
-    if status != highspy.HighsModelStatus.kOptimal:
-        raise StepUnknown(f"knapsack MILP stopped with status {h.modelStatusToString(status)}")
+    if run.status is not Status.OPTIMAL:
+        raise StepUnknown(f"knapsack MILP stopped with status {run.stats['termination']}")
     y = np.round(np.asarray(h.getSolution().col_value)) > 0.5
     return float(ks.cpu[~y].sum()), y
 

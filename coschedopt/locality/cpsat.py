@@ -42,7 +42,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Deadline, MethodOptions, Result, Status, available_cores, method, option
+from ..core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat
 from .instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint, lower_bound_ticks
 from .list_scheduling import best_list_schedule
 from .placement import range_ids, range_starts, sweep_ids
@@ -240,8 +240,6 @@ def solve_one(
     lower_bound: float,
 ) -> Result:
     """One CP-SAT solve of the instance's constraint with makespan >= ``lower_bound`` (no chaining)."""
-    from ortools.sat.python import cp_model
-
     _, unit = integer_times(instance)
     greedy = best_list_schedule(instance)
     horizon = round(makespan(instance, greedy) / unit)
@@ -250,35 +248,25 @@ def solve_one(
         return Result(Status.OPTIMAL, greedy, lower_bound=horizon * unit, stats={"solver": "none: list = bound"})
     built = build_model(instance, horizon, lower, options.symmetry_breaking)
     _hint(built, instance, greedy, unit)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = options.workers or available_cores()
-    solver.parameters.random_seed = int(seed or 0) % (2**31 - 1)
-    solver.parameters.log_search_progress = bool(verbose)
-    solver.parameters.cp_model_presolve = options.presolve
-    if deadline.time_limit is not None:
-        solver.parameters.max_time_in_seconds = max(1e-3, deadline.remaining())
-    status = solver.solve(built.model)
-    stats: dict[str, Any] = {
-        "solver": "CP-SAT",
-        "status": solver.status_name(status),
-        "horizon": horizon * unit,
-        "conflicts": solver.num_conflicts,
-        "branches": solver.num_branches,
-        "workers": solver.parameters.num_workers,
-    }
+    run = run_cpsat(
+        built.model,
+        deadline,
+        seed=seed,
+        workers=options.workers,
+        verbose=verbose,
+        params={"cp_model_presolve": options.presolve},
+    )
+    stats: dict[str, Any] = {**run.stats, "horizon": horizon * unit}
     bound = min(lower, horizon) * unit
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        bound = max(bound, float(solver.best_objective_bound) * unit)
-    if status == cp_model.OPTIMAL:
-        schedule = _decode(instance, built, solver.value)
-        return Result(Status.OPTIMAL, schedule, lower_bound=solver.objective_value * unit, stats=stats)
-    if status == cp_model.FEASIBLE:
-        schedule = _decode(instance, built, solver.value)
-    elif status == cp_model.UNKNOWN:
-        schedule = greedy
-    else:
-        return Result(Status.ERROR, None, message=f"CP-SAT: {solver.status_name(status)}", stats=stats)
-    return Result(Status.TIME_LIMIT, schedule, lower_bound=bound, message="CP-SAT: time limit", stats=stats)
+    if run.bound is not None:
+        bound = max(bound, run.bound * unit)
+    if run.status is Status.OPTIMAL:
+        schedule = _decode(instance, built, run.value)
+        return Result(Status.OPTIMAL, schedule, lower_bound=run.objective * unit, stats=stats)
+    if run.status is not Status.TIME_LIMIT:
+        return Result(Status.ERROR, None, message=f"CP-SAT: {stats['status']}", stats=stats)
+    schedule = _decode(instance, built, run.value) if run.has_solution else greedy
+    return Result(Status.TIME_LIMIT, schedule, lower_bound=bound, stats=stats)
 
 
 @method("locality", "cpsat", exact=True, options=CpSatOptions)

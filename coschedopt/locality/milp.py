@@ -29,11 +29,10 @@ from __future__ import annotations
 
 import itertools
 import math
-import sys
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option
+from ..core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option, run_pyomo_highs
 from .instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint, lower_bound_ticks
 from .list_scheduling import best_list_schedule
 from .placement import range_ids, range_starts, sweep_ids
@@ -44,7 +43,7 @@ from .schedule import LocalitySchedule, makespan
 class MilpOptions(MethodOptions):
     max_binaries: int = option(
         50_000,
-        "refuse instances whose model has more binaries than this (building the model is not interruptible)",
+        "refuse instances whose model has more binaries than this (memory and build time)",
         min=1,
     )
 
@@ -138,9 +137,6 @@ def _decode(instance: LocalityInstance, model: Any, places: list[list[dict[int, 
 @method("locality", "milp", exact=True, options=MilpOptions)
 def solve_milp(instance: LocalityInstance, *, time_limit, seed, verbose, options: MilpOptions) -> Result:
     """Time-indexed placement MILP (Pyomo + HiGHS): the cross-check of cpsat on small instances."""
-    from pyomo.contrib.solver.common.factory import SolverFactory
-    from pyomo.contrib.solver.common.results import TerminationCondition
-
     deadline = Deadline(time_limit)
     ticks, unit = integer_times(instance)
     greedy = best_list_schedule(instance)
@@ -152,34 +148,12 @@ def solve_milp(instance: LocalityInstance, *, time_limit, seed, verbose, options
             "use cpsat, or raise max_binaries",
             where="jobs",
         )
-    model, places = build_model(instance, horizon)
     simple = lower_bound_ticks(instance)
-    if deadline.expired():
-        return Result(
-            Status.TIME_LIMIT, greedy, lower_bound=simple * unit, message="time limit while building the MILP"
-        )
-    solver = SolverFactory("highs")
-    opts: dict[str, Any] = {
-        "load_solutions": False,
-        "raise_exception_on_nonoptimal_result": False,
-        "tee": sys.stderr if verbose else False,
-        # C is integral at the optimum: a gap below one tick proves it (the default relative gap does not)
-        "rel_gap": 0.0,
-        "abs_gap": 0.5,
-        "solver_options": {"random_seed": int(seed or 0) % (2**31 - 1)},
-    }
-    if time_limit is not None:
-        opts["time_limit"] = max(0.01, deadline.remaining())
-    res = solver.solve(model, **opts)
-    stats = {
-        "solver": "HiGHS",
-        "binaries": binaries,
-        "horizon": horizon * unit,
-        "termination": res.termination_condition.name,
-    }
-    bound = res.objective_bound
-    lower = max(simple, math.ceil(bound - 1e-6) if bound is not None and math.isfinite(bound) else 0) * unit
-    if res.incumbent_objective is None:
+    # C is integral at the optimum: a gap below one tick proves it (the default relative gap does not)
+    run = run_pyomo_highs(lambda: build_model(instance, horizon)[0], deadline, seed=seed, verbose=verbose, abs_gap=0.5)
+    stats = {**run.stats, "binaries": binaries, "horizon": horizon * unit}
+    lower = max(simple, math.ceil(run.bound - 1e-6) if run.bound is not None else 0) * unit
+    if not run.has_solution:
         return Result(
             Status.TIME_LIMIT,
             greedy,
@@ -187,9 +161,8 @@ def solve_milp(instance: LocalityInstance, *, time_limit, seed, verbose, options
             message="HiGHS: no incumbent",
             stats=stats,
         )
-    res.solution_loader.load_vars()
-    schedule = _decode(instance, model, places)
-    if res.termination_condition == TerminationCondition.convergenceCriteriaSatisfied:
+    schedule = _decode(instance, run.model, [placements(instance, j) for j in range(instance.n)])
+    if run.status is Status.OPTIMAL:
         return Result(Status.OPTIMAL, schedule, lower_bound=makespan(instance, schedule), stats=stats)
     return Result(
         Status.TIME_LIMIT,

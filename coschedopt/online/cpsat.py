@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Deadline, MethodOptions, Result, Status, available_cores, method, option
+from ..core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat
 from .bounds import lower_bound
 from .instance import OnlineInstance
 from .metrics import objective_value
@@ -102,39 +102,31 @@ def solve_cpsat(
     start_of_incumbent = _incumbent_starts(w)
     for j, o in enumerate(offsets):
         model.add_hint(o, int(start_of_incumbent[j] - w.first[j]))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = options.workers or available_cores()
-    solver.parameters.random_seed = int(seed or 0)
-    solver.parameters.log_search_progress = bool(verbose)
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = max(0.01, deadline.remaining())
-    code = solver.solve(model)
-    status_name = solver.status_name(code)
+    run = run_cpsat(model, deadline, seed=seed, workers=options.workers, verbose=verbose)
     stats: dict[str, Any] = {
-        "solver": "CP-SAT",
+        **run.stats,
         "starts": w.starts,
-        "status": status_name,
         "weights": "exact" if costs.exact else f"rounded to 1/{costs.scale:.6g}",
         "scale": costs.scale,
-        "branches": solver.num_branches,
         "incumbent_policy_value": w.incumbent_value,
     }
     schedule = w.incumbent
-    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        starts = np.array([w.first[j] + solver.value(o) for j, o in enumerate(offsets)])
+    if run.has_solution:
+        starts = np.array([w.first[j] + run.value(o) for j, o in enumerate(offsets)])
         found = schedule_from_starts(instance, starts)
         if _true(w, found) <= w.incumbent_value:
             schedule = found
-    slack = costs.slack
-    bound_scaled = solver.best_objective_bound if code in (cp_model.OPTIMAL, cp_model.FEASIBLE) else -math.inf
     certified = lower_bound(instance)
-    if math.isfinite(bound_scaled):
-        certified = max(certified, w.value(max(0.0, (bound_scaled - slack) / costs.scale)))
+    if run.bound is not None and math.isfinite(run.bound):
+        certified = max(certified, w.value(max(0.0, (run.bound - costs.slack) / costs.scale)))
     value = _true(w, schedule)
-    if code == cp_model.OPTIMAL and (costs.exact or value - certified <= 1e-9 * max(1.0, value)):
+    if run.status is Status.OPTIMAL and (costs.exact or value - certified <= 1e-9 * max(1.0, value)):
         return Result(Status.OPTIMAL, schedule, lower_bound=min(certified, value), stats=stats)
-    status = Status.TIME_LIMIT if deadline.expired() or code == cp_model.FEASIBLE else Status.FEASIBLE
-    return Result(status, schedule, lower_bound=min(certified, value), stats=stats, message=f"CP-SAT: {status_name}")
+    # OPTIMAL in rounded weights without a matching bound: a valid schedule, not proven
+    status = Status.TIME_LIMIT if run.status is Status.TIME_LIMIT else Status.FEASIBLE
+    return Result(
+        status, schedule, lower_bound=min(certified, value), stats=stats, message=f"CP-SAT: {stats['status']}"
+    )
 
 
 def _build(cp_model: Any, w: StartWindows, costs: IntegerCosts) -> tuple[Any, list[Any], Any]:

@@ -19,14 +19,12 @@ Integer data only; refuses above :data:`MAX_TASKS` tasks or :data:`MAX_STARTS`
 
 from __future__ import annotations
 
-import math
-import sys
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..core import Deadline, MethodOptions, Result, Status, method, option
+from ..core import Deadline, MethodOptions, Result, Status, method, option, run_pyomo_highs
 from .bounds import lower_bound
 from .instance import OnlineInstance
 from .offline import StartWindows, schedule_from_starts, start_windows
@@ -103,43 +101,28 @@ def solve_milp(
     instance: OnlineInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: MilpOptions
 ) -> Result:
     """Offline non-preemptive optimum: time-indexed MILP in Pyomo, solved by HiGHS (integer data, small n)."""
-    from pyomo.contrib.solver.common.results import TerminationCondition
-    from pyomo.contrib.solver.solvers.highs import Highs
-
     deadline = Deadline(time_limit)
     w = start_windows(instance, "milp", max_tasks=MAX_TASKS, max_starts=MAX_STARTS)
     if w.starts == instance.n:  # a single start per task: the incumbent's, at each release
         return Result(Status.OPTIMAL, w.incumbent, stats={"variables": 0})
-    model = build_milp(w, instance.processors)
-    solver = Highs()
-    config: dict[str, Any] = {
-        "load_solutions": False,
-        "raise_exception_on_nonoptimal_result": False,
-        "rel_gap": options.mip_gap,
-        "tee": sys.stderr if verbose else False,
-        "solver_options": {"random_seed": int(seed or 0) % (2**31 - 1)},
-    }
-    if time_limit is not None:
-        config["time_limit"] = max(0.01, deadline.remaining())
-    res = solver.solve(model, **config)
+    run = run_pyomo_highs(
+        lambda: build_milp(w, instance.processors), deadline, seed=seed, verbose=verbose, rel_gap=options.mip_gap
+    )
     stats: dict[str, Any] = {
-        "solver": f"HiGHS {'.'.join(map(str, solver.version()))}",
+        **run.stats,
         "variables": w.starts - instance.n,
-        "capacity_rows": len(model.capacity),
-        "termination": res.termination_condition.name,
+        "capacity_rows": None if run.model is None else len(run.model.capacity),
         "incumbent_policy_value": w.incumbent_value,
     }
     schedule = w.incumbent
-    if res.incumbent_objective is not None and res.incumbent_objective < _aggregate(w, w.incumbent_value):
-        res.solution_loader.load_vars()
-        schedule = schedule_from_starts(instance, _starts(w, model))
-    bound = res.objective_bound
+    if run.has_solution and run.objective < _aggregate(w, w.incumbent_value):
+        schedule = schedule_from_starts(instance, _starts(w, run.model))
     certified = lower_bound(instance)
-    if bound is not None and math.isfinite(bound):
-        certified = max(certified, w.value(max(bound, 0.0)))
-    if res.termination_condition == TerminationCondition.convergenceCriteriaSatisfied and options.mip_gap == 0:
+    if run.bound is not None:
+        certified = max(certified, w.value(max(run.bound, 0.0)))
+    if run.status is Status.OPTIMAL and options.mip_gap == 0:
         return Result(Status.OPTIMAL, schedule, stats=stats)
-    status = Status.TIME_LIMIT if res.termination_condition == TerminationCondition.maxTimeLimit else Status.FEASIBLE
+    status = Status.TIME_LIMIT if run.status is Status.TIME_LIMIT else Status.FEASIBLE
     return Result(status, schedule, lower_bound=certified, stats=stats, message=f"HiGHS: {stats['termination']}")
 
 

@@ -26,12 +26,10 @@ CP-SAT's bound.  Workers: option ``workers`` (0: every core this process may use
 
 from __future__ import annotations
 
-import math
-import sys
 from dataclasses import dataclass
 from typing import Any
 
-from ...core import Deadline, Result, Status, available_cores, method, option
+from ...core import Deadline, Result, Status, method, option, run_cpsat
 from ..heuristics import VARIANTS, SearchOptions, makespan_lower_bound, search_order
 from ..instance import EvolvingInstance
 from ..listsched import cbf_schedule, list_schedule
@@ -129,39 +127,21 @@ def _hint(m: _Model, grid: Grid, hint: EvolvingSchedule, instance: EvolvingInsta
             t += grid.units(d)
 
 
-def _value(solver: Any, x: Any) -> int:
-    return x if isinstance(x, int) else solver.value(x)
-
-
-def _schedule(solver: Any, m: _Model, grid: Grid, instance: EvolvingInstance, rigid: bool) -> EvolvingSchedule:
+def _schedule(value: Any, m: _Model, grid: Grid, instance: EvolvingInstance, rigid: bool) -> EvolvingSchedule:
+    """The schedule of a CP-SAT solution (``value`` reads a variable)."""
     apps = []
     for i, app in enumerate(instance.applications):
-        start = solver.value(m.starts[i][0]) * grid.unit
-        durations = app.durations if rigid else tuple(_value(solver, x) * grid.unit for x in m.lengths[i])
+        start = value(m.starts[i][0]) * grid.unit
+        durations = (
+            app.durations if rigid else tuple((x if isinstance(x, int) else value(x)) * grid.unit for x in m.lengths[i])
+        )
         apps.append(ScheduledApplication(app.name, start, durations, app.nodes))
     return EvolvingSchedule(tuple(apps), rigid=rigid)
-
-
-def _solver(seed: int | None, workers: int, seconds: float, verbose: bool) -> Any:
-    from ortools.sat.python import cp_model
-
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = workers or available_cores()
-    solver.parameters.random_seed = int(seed or 0) % (2**31 - 1)
-    if math.isfinite(seconds):
-        solver.parameters.max_time_in_seconds = max(0.01, seconds)
-    if verbose:
-        solver.parameters.log_search_progress = True
-        solver.parameters.log_to_stdout = False
-        solver.log_callback = lambda line: print(line, file=sys.stderr)
-    return solver
 
 
 @method("evolving", "cpsat", exact=True, options=CpsatOptions)
 def solve_cpsat(instance: EvolvingInstance, *, time_limit, seed, verbose, options: CpsatOptions) -> Result:
     """CP-SAT: minimum makespan for a stretch limit (or CBF's rigid model), then least waste."""
-    from ortools.sat.python import cp_model
-
     deadline = Deadline(time_limit)
     grid = time_grid(instance, "cpsat")
     limit, rigid = options.stretch_limit, options.rigid
@@ -171,27 +151,28 @@ def solve_cpsat(instance: EvolvingInstance, *, time_limit, seed, verbose, option
     m = _build(instance, grid, limit, rigid, horizon)
     _hint(m, grid, best_hint, instance, rigid)
     m.model.minimize(m.makespan)
-    solver = _solver(seed, options.workers, deadline.remaining(), verbose)
-    status = solver.solve(m.model)
+    run = run_cpsat(m.model, deadline, seed=seed, workers=options.workers, verbose=verbose)
     stats: dict[str, Any] = {
         "unit": grid.unit,
         "horizon_units": horizon,
-        "phase1": solver.status_name(status),
-        "phase1_seconds": solver.wall_time,
+        "phase1": run.stats["status"],
+        "phase1_seconds": run.stats.get("seconds"),
     }
-    bound = max(makespan_lower_bound(instance), solver.best_objective_bound * grid.unit)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        if status == cp_model.INFEASIBLE or status == cp_model.MODEL_INVALID:
-            return Result(Status.ERROR, message=f"cpsat: {solver.status_name(status)} (a bug: the hint is feasible)")
+    bound = makespan_lower_bound(instance)
+    if run.bound is not None:
+        bound = max(bound, run.bound * grid.unit)
+    if not run.has_solution:
+        if run.status is not Status.TIME_LIMIT:
+            return Result(Status.ERROR, message=f"cpsat: {run.stats['status']} (a bug: the hint is feasible)")
         schedule = with_node_ids(instance, best_hint, options, seed)
-        return Result(Status.TIME_LIMIT, schedule, lower_bound=bound, message="cpsat: no solution in time", stats=stats)
-    schedule = _schedule(solver, m, grid, instance, rigid)
-    if status != cp_model.OPTIMAL:
-        stats["gap_units"] = solver.objective_value - solver.best_objective_bound
+        return Result(Status.TIME_LIMIT, schedule, lower_bound=bound, message="cpsat: no solution", stats=stats)
+    schedule = _schedule(run.value, m, grid, instance, rigid)
+    if run.status is not Status.OPTIMAL:
+        stats["gap_units"] = run.objective - run.bound
         schedule = with_node_ids(instance, schedule, options, seed)
-        return Result(Status.TIME_LIMIT, schedule, lower_bound=bound, message="cpsat: time limit", stats=stats)
+        return Result(Status.TIME_LIMIT, schedule, lower_bound=bound, stats=stats)
     if options.least_waste and m.waste is not None and not deadline.expired():
-        schedule = _least_waste(m, grid, instance, schedule, solver, options, seed, deadline, stats)
+        schedule = _least_waste(m, grid, instance, schedule, run.value, options, seed, deadline, stats)
     schedule = with_node_ids(instance, schedule, options, seed)
     return Result(Status.OPTIMAL, schedule, lower_bound=makespan(instance, schedule), stats=stats)
 
@@ -208,22 +189,19 @@ def _least_waste(
     stats: dict[str, Any],
 ) -> EvolvingSchedule:
     """Phase 2: C fixed at its optimum, minimise sum n (D - d); keeps phase 1's schedule if nothing better."""
-    from ortools.sat.python import cp_model
-
-    optimum = first.value(m.makespan)
+    optimum = first(m.makespan)
     m.model.clear_hints()
     for row_s, row_l in zip(m.starts, m.lengths, strict=True):
         for s, length in zip(row_s, row_l, strict=True):
-            m.model.add_hint(s, first.value(s))
+            m.model.add_hint(s, first(s))
             if not isinstance(length, int):
-                m.model.add_hint(length, first.value(length))
+                m.model.add_hint(length, first(length))
     m.model.add(m.makespan <= optimum)
     m.model.minimize(m.waste)
-    solver = _solver(seed, options.workers, deadline.remaining(), False)
-    status = solver.solve(m.model)
-    stats["phase2"] = solver.status_name(status)
-    stats["phase2_seconds"] = solver.wall_time
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        stats["waste_units"] = solver.objective_value
-        return _schedule(solver, m, grid, instance, options.rigid)
+    run = run_cpsat(m.model, deadline, seed=seed, workers=options.workers)
+    stats["phase2"] = run.stats["status"]
+    stats["phase2_seconds"] = run.stats.get("seconds")
+    if run.has_solution:
+        stats["waste_units"] = run.objective
+        return _schedule(run.value, m, grid, instance, options.rigid)
     return schedule

@@ -19,11 +19,10 @@ random instances checks both.
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass
 from typing import Any
 
-from ...core import Deadline, MethodRefused, Result, Status, method, option
+from ...core import Deadline, MethodRefused, Result, Status, method, option, run_pyomo_highs
 from ..heuristics import makespan_lower_bound
 from ..instance import EvolvingInstance
 from ..listsched import list_schedule
@@ -77,9 +76,6 @@ def build_time_indexed(instance: EvolvingInstance, units: list[list[int]], horiz
 @method("evolving", "milp", exact=True, options=MilpOptions)
 def solve_milp(instance: EvolvingInstance, *, time_limit, seed, verbose, options: MilpOptions) -> Result:
     """Time-indexed MILP (Pyomo + HiGHS): the minimum makespan without stretching."""
-    from pyomo.contrib.solver.common.results import TerminationCondition
-    from pyomo.contrib.solver.solvers.highs import Highs
-
     deadline = Deadline(time_limit)
     grid = time_grid(instance, "milp")
     greedy = list_schedule(instance).schedule(instance)
@@ -91,43 +87,32 @@ def solve_milp(instance: EvolvingInstance, *, time_limit, seed, verbose, options
             where="max_horizon",
         )
     units = [_profile_units(ds, a.nodes) for ds, a in zip(grid.durations, instance.applications, strict=True)]
-    model = build_time_indexed(instance, units, horizon)
-    solver = Highs()
-    config: dict[str, Any] = {
-        "load_solutions": False,
-        "raise_exception_on_nonoptimal_result": False,
-        "rel_gap": 0.0,
-        "abs_gap": 0.0,
-        "tee": sys.stderr if verbose else False,
-        "solver_options": {"random_seed": int(seed or 0) % (2**31 - 1)},
-    }
-    if time_limit is not None:
-        config["time_limit"] = max(0.01, deadline.remaining())
-    res = solver.solve(model, **config)
-    stats: dict[str, Any] = {"unit": grid.unit, "horizon_units": horizon, "binaries": len(model.x)}
-    stats["termination"] = res.termination_condition.name
+    run = run_pyomo_highs(
+        lambda: build_time_indexed(instance, units, horizon), deadline, seed=seed, verbose=verbose, abs_gap=0.0
+    )
+    stats: dict[str, Any] = {"unit": grid.unit, "horizon_units": horizon, **run.stats}
+    if run.model is not None:
+        stats["binaries"] = len(run.model.x)
     schedule: EvolvingSchedule = greedy
-    if res.incumbent_objective is not None:
-        res.solution_loader.load_vars()
+    if run.has_solution:
         apps = []
         for i, app in enumerate(instance.applications):
-            tau = next(t for (j, t), x in model.x.items() if j == i and (x.value or 0) > 0.5)
+            tau = next(t for (j, t), x in run.model.x.items() if j == i and (x.value or 0) > 0.5)
             apps.append(ScheduledApplication(app.name, tau * grid.unit, app.durations, app.nodes))
         found = EvolvingSchedule(tuple(apps))
         if makespan(instance, found) <= makespan(instance, greedy):
             schedule = found
-    bound = res.objective_bound
     lower = makespan_lower_bound(instance)
-    if bound is not None and math.isfinite(bound):
-        lower = max(lower, math.ceil(bound - 1e-6) * grid.unit)
+    if run.bound is not None:
+        lower = max(lower, math.ceil(run.bound - 1e-6) * grid.unit)
     schedule = with_node_ids(instance, schedule, options, seed)
-    if res.termination_condition == TerminationCondition.convergenceCriteriaSatisfied:
+    if run.status is Status.OPTIMAL:
         return Result(Status.OPTIMAL, schedule, lower_bound=makespan(instance, schedule), stats=stats)
-    status = Status.TIME_LIMIT if res.termination_condition == TerminationCondition.maxTimeLimit else Status.FEASIBLE
+    status = Status.TIME_LIMIT if run.status is Status.TIME_LIMIT else Status.FEASIBLE
     return Result(
         status,
         schedule,
         lower_bound=min(lower, makespan(instance, schedule)),
         stats=stats,
-        message=f"milp: HiGHS stopped ({res.termination_condition.name})",
+        message=f"milp: HiGHS stopped ({run.stats['termination']})",
     )

@@ -37,13 +37,23 @@ Needs times on a decimal grid s with T·s <= :data:`MAX_GRID_CAPACITY` (integers
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ...core import Deadline, MethodOptions, MethodRefused, Result, Status, available_cores, method, option, quiet_highs
+from ...core import (
+    Deadline,
+    MethodOptions,
+    MethodRefused,
+    Result,
+    Status,
+    method,
+    option,
+    quiet_highs,
+    run_cpsat,
+    run_highs,
+)
 from ..bounds import best_lower_bound
 from ..instance import HybridInstance
 from ..schedule import HybridSchedule, makespan
@@ -164,7 +174,8 @@ class ConfigurationLP:
         self.set_capacity(T)
         while not deadline.expired():
             self.iterations += 1
-            self.h.run()
+            if run_highs(self.h, deadline).status is not Status.OPTIMAL:
+                return None
             duals = np.asarray(self.h.getSolution().row_dual)
             pi = np.maximum(duals[:n], 0.0)
             a, cpu_cfg = knapsack_max(pi, self.p, T) if m else (0.0, [])
@@ -188,24 +199,24 @@ class ColgenOptions(MethodOptions):
 
 
 def decide(
-    instance: HybridInstance, p: list[int], q: list[int], T: int, hint: HybridSchedule, workers: int, deadline: Deadline
+    instance: HybridInstance,
+    p: list[int],
+    q: list[int],
+    T: int,
+    hint: HybridSchedule,
+    workers: int,
+    seed: int | None,
+    deadline: Deadline,
 ) -> HybridSchedule | bool | None:
-    """CP-SAT with capacity ``T``: a schedule of length <= T, False (proven none), or None (out of time)."""
-    from ortools.sat.python import cp_model
-
+    """CP-SAT with capacity ``T``: a schedule of length <= T, False (proven none), or None (stopped)."""
     model, x, y, _ = build_cpsat(instance, p, q, T, T, True)
     hint_schedule(model, x, y, instance, hint)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = workers
-    solver.parameters.stop_after_first_solution = True
-    if math.isfinite(deadline.remaining()):
-        solver.parameters.max_time_in_seconds = max(0.01, deadline.remaining())
-    status = solver.solve(model)
-    if status == cp_model.INFEASIBLE:
+    run = run_cpsat(model, deadline, seed=seed, workers=workers, params={"stop_after_first_solution": True})
+    if run.status is Status.INFEASIBLE:
         return False
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if not run.has_solution:
         return None
-    return decode(instance, solver, x, y)
+    return decode(instance, run.value, x, y)
 
 
 def _seed_columns(lp: ConfigurationLP, schedule: HybridSchedule, T: int, p: np.ndarray, q: np.ndarray) -> None:
@@ -239,7 +250,6 @@ def colgen(instance: HybridInstance, *, time_limit, seed, verbose, options: Colg
         )
     lp = ConfigurationLP(instance, p, q)
     stats: dict[str, Any] = {"start_bound": T / s, "incumbent_start": ub / s, "certified": 0, "decisions": 0}
-    workers = options.workers or available_cores()
     lo = T - 1  # every makespan <= lo is proven impossible
     # 1. the configuration LP bound: gallop up from LB_λ, then bisect (columns above T are switched off)
     feasible_at, step = None, 1
@@ -273,7 +283,7 @@ def colgen(instance: HybridInstance, *, time_limit, seed, verbose, options: Colg
     while lo + 1 < ub:
         T = (lo + ub) // 2 if bisect else min(lo + step, ub - 1)
         stats["decisions"] += 1
-        found = decide(instance, p_list, q_list, T, best, workers, deadline)
+        found = decide(instance, p_list, q_list, T, best, options.workers, seed, deadline)
         if found is None:
             return _stopped(instance, best, lo, s, lp, stats)
         if found is False:
@@ -290,4 +300,4 @@ def _stopped(
     """TIME_LIMIT with the best schedule and the certified bound (lo + 1) / s."""
     stats.update(lp_iterations=lp.iterations, columns=len(lp.columns))
     bound = min((lo + 1) / s, makespan(instance, best))
-    return Result(Status.TIME_LIMIT, best, lower_bound=bound, stats=stats, message="stopped by the time limit")
+    return Result(Status.TIME_LIMIT, best, lower_bound=bound, stats=stats)

@@ -11,13 +11,12 @@ on each machine the tasks just run back to back.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ...core import Deadline, MethodOptions, MethodRefused, Result, Status, available_cores, method, option
+from ...core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option, run_cpsat
 from ..bounds import best_lower_bound
 from ..instance import HybridInstance
 from ..schedule import HybridSchedule, makespan
@@ -80,15 +79,16 @@ def hint_schedule(model: Any, x: dict, y: dict, instance: HybridInstance, schedu
             model.add_hint(var, int(unit.get(j) == u))
 
 
-def decode(instance: HybridInstance, solver: Any, x: dict, y: dict) -> HybridSchedule:
-    """The schedule of a CP-SAT solution: each task on the unit whose Boolean is true, back to back."""
+def decode(instance: HybridInstance, value: Any, x: dict, y: dict) -> HybridSchedule:
+    """The schedule of a CP-SAT solution (``value`` reads a variable): each task on the unit whose Boolean
+    is true, back to back."""
     on_gpu = np.zeros(instance.n, dtype=bool)
     unit = np.zeros(instance.n, dtype=np.int64)
     for (j, g), v in y.items():
-        if solver.value(v):
+        if value(v):
             on_gpu[j], unit[j] = True, g
     for (j, i), v in x.items():
-        if solver.value(v):
+        if value(v):
             unit[j] = i
     return schedule_from_units(instance, on_gpu, unit)
 
@@ -96,8 +96,6 @@ def decode(instance: HybridInstance, solver: Any, x: dict, y: dict) -> HybridSch
 @method("hybrid", "cpsat", exact=True, options=CpsatOptions)
 def cpsat(instance: HybridInstance, *, time_limit, seed, verbose, options: CpsatOptions) -> Result:
     """The assignment model in CP-SAT, hinted with the best quick heuristic (integer or decimal data)."""
-    from ortools.sat.python import cp_model
-
     deadline = Deadline(time_limit)
     s, p, q = integer_times(instance, "cpsat")
     lb = best_lower_bound(instance)
@@ -108,20 +106,14 @@ def cpsat(instance: HybridInstance, *, time_limit, seed, verbose, options: Cpsat
     model, x, y, C = build_cpsat(instance, p, q, round(lb * s), round(ub * s), options.symmetry_breaking)
     if options.hint:
         hint_schedule(model, x, y, instance, start)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = options.workers or available_cores()
-    solver.parameters.random_seed = int(seed or 0)
-    solver.parameters.log_search_progress = bool(verbose)
-    if math.isfinite(deadline.remaining()):
-        solver.parameters.max_time_in_seconds = max(0.01, deadline.remaining())
-    status = solver.solve(model)
-    stats = {"incumbent_start": ub, "status": solver.status_name(status), "branches": solver.num_branches}
+    run = run_cpsat(model, deadline, seed=seed, workers=options.workers, verbose=verbose)
+    stats = {"incumbent_start": ub, **run.stats}
     schedule = start
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        found = decode(instance, solver, x, y)
+    if run.has_solution:
+        found = decode(instance, run.value, x, y)
         if makespan(instance, found) <= ub:
             schedule = found
-    if status == cp_model.OPTIMAL:
+    if run.status is Status.OPTIMAL:
         return Result(Status.OPTIMAL, schedule, lower_bound=makespan(instance, schedule), stats=stats)
-    bound = max(lb, solver.best_objective_bound / s) if status == cp_model.FEASIBLE else lb
+    bound = lb if run.bound is None else max(lb, run.bound / s)
     return Result(Status.TIME_LIMIT, schedule, lower_bound=min(bound, makespan(instance, schedule)), stats=stats)

@@ -19,14 +19,12 @@ with it and the bound, 0.2-1.2 s).  HiGHS's own symmetry detection is off by def
 
 from __future__ import annotations
 
-import math
-import sys
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ...core import Deadline, MethodOptions, Result, Status, method, option
+from ...core import Deadline, MethodOptions, Result, Status, method, option, run_pyomo_highs
 from ..bounds import best_lower_bound
 from ..instance import HybridInstance
 from ..schedule import makespan
@@ -79,9 +77,6 @@ def build_model(instance: HybridInstance, lower: float, upper: float, symmetry_b
 @method("hybrid", "milp", exact=True, options=MilpOptions)
 def milp(instance: HybridInstance, *, time_limit, seed, verbose, options: MilpOptions) -> Result:
     """The assignment MILP (Pyomo + HiGHS) with symmetry breaking, LB_λ and a heuristic upper bound."""
-    from pyomo.contrib.solver.common.results import TerminationCondition
-    from pyomo.contrib.solver.solvers.highs import Highs
-
     deadline = Deadline(time_limit)
     lb = best_lower_bound(instance)
     start = incumbent(instance)
@@ -89,41 +84,31 @@ def milp(instance: HybridInstance, *, time_limit, seed, verbose, options: MilpOp
     stats: dict[str, Any] = {"incumbent_start": ub}
     if options.shortcut and ub <= lb:
         return Result(Status.OPTIMAL, start, lower_bound=lb, stats=stats, message="heuristic meets the lower bound")
-    model = build_model(instance, lb, ub, options.symmetry_breaking)
-    solver = Highs()
-    solve_options: dict[str, Any] = {
-        "load_solutions": False,
-        "raise_exception_on_nonoptimal_result": False,
-        "rel_gap": 0.0,
-        "abs_gap": 1e-9,
-        "tee": sys.stderr if verbose else False,
-        "solver_options": {
-            "random_seed": int(seed or 0) % (2**31 - 1),
-            "mip_detect_symmetry": options.detect_symmetry,
-        },
-    }
-    if time_limit is not None:
-        solve_options["time_limit"] = max(0.01, deadline.remaining())
-    res = solver.solve(model, **solve_options)
-    stats["termination"] = str(res.termination_condition.name)
+    run = run_pyomo_highs(
+        lambda: build_model(instance, lb, ub, options.symmetry_breaking),
+        deadline,
+        seed=seed,
+        verbose=verbose,
+        abs_gap=1e-9,
+        options={"mip_detect_symmetry": options.detect_symmetry},
+    )
+    stats.update(run.stats)
     schedule = start
-    if res.incumbent_objective is not None:
-        res.solution_loader.load_vars()
+    if run.has_solution:
         on_gpu = np.zeros(instance.n, dtype=bool)
         unit = np.zeros(instance.n, dtype=np.int64)
-        for (j, g), var in model.y.items():
+        for (j, g), var in run.model.y.items():
             if (var.value or 0.0) > 0.5:
                 on_gpu[j], unit[j] = True, g
-        for (j, i), var in model.x.items():
+        for (j, i), var in run.model.x.items():
             if (var.value or 0.0) > 0.5:
                 unit[j] = i
         found = schedule_from_units(instance, on_gpu, unit)
         if makespan(instance, found) < ub:
             schedule = found
-    bound = res.objective_bound
-    if bound is not None and math.isfinite(bound):
-        lb = max(lb, bound)
-    if res.termination_condition == TerminationCondition.convergenceCriteriaSatisfied:
+    if run.bound is not None:
+        lb = max(lb, run.bound)
+    if run.status is Status.OPTIMAL:
         return Result(Status.OPTIMAL, schedule, lower_bound=makespan(instance, schedule), stats=stats)
-    status = Status.TIME_LIMIT if res.termination_condition == TerminationCondition.maxTimeLimit else Status.FEASIBLE
+    status = Status.TIME_LIMIT if run.status is Status.TIME_LIMIT else Status.FEASIBLE
     return Result(status, schedule, lower_bound=min(lb, makespan(instance, schedule)), stats=stats)

@@ -126,7 +126,7 @@ def enumerate_level(
     po = np.maximum(pi[items], 0.0)
     kk = min(k, p, items.size)
     target = float(table.tau[level]) - bonus - delta - tol
-    if not (kernels.COMPILED and cuts is None):
+    if not (cuts is None and kernels.ready(kernels.suffix_tables, kernels.enumerate_sets)):
         _search(items, ncrit, mo, po, mp, op, kk, p, target, level, out, budget, deadline, cuts)
         return
     g = kernels.suffix_tables(mo, po, p, kk)

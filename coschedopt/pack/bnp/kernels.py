@@ -5,7 +5,8 @@ one update per item) written as plain loops and compiled by numba, where the num
 version pays a gather of the whole (count, capacity) table per item and per batch
 of levels.  Same recurrences, in the same item order, so the values are those of
 the numpy code (bit for bit in the tests); the numpy code stays the reference and
-the fallback when numba is not installed (:data:`COMPILED`).
+the fallback when numba is not installed (:data:`COMPILED`), and after a stop request
+for a kernel not compiled yet (:func:`ready`).
 
 The batched DP also skips the items dominated within their weight (at most
 min(k, p // w) items of weight w can be in a set, and the most profitable ones
@@ -25,6 +26,8 @@ import time
 
 import numpy as np
 
+from ...core.deadline import stop_requested
+
 try:
     import numba
 except ImportError:  # pragma: no cover - numba is a dependency; the numpy DP still works without it
@@ -32,6 +35,13 @@ except ImportError:  # pragma: no cover - numba is a dependency; the numpy DP st
 
 #: whether the compiled kernels are in use (numba importable)
 COMPILED = numba is not None
+
+
+def ready(*kernels) -> bool:
+    """Whether to call the compiled ``kernels``: numba is there and, once a stop was requested
+    (Ctrl-C: :mod:`coschedopt.core.deadline`), only if they are compiled in this process
+    already -- compiling one takes seconds on a fresh install, the numpy code answers at once."""
+    return COMPILED and (not stop_requested() or all(k.signatures for k in kernels))
 
 
 def _jit(fn, nogil: bool = True):

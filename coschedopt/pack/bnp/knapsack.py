@@ -75,7 +75,7 @@ def knapsack(m: np.ndarray, pi: np.ndarray, p: int, k: int, *, want_set: bool) -
     kk = min(k, p, nitems)
     ws = np.sort(m)
     one_dim = kk >= nitems or int(ws[: kk + 1].sum()) > p
-    if kernels.COMPILED:
+    if kernels.ready(kernels.values, kernels.best_set):
         w64, prof = np.ascontiguousarray(m, dtype=np.int64), np.ascontiguousarray(pi, dtype=float)
         if not want_set:
             order = np.argsort(-prof, kind="stable")
@@ -123,7 +123,7 @@ def knapsack(m: np.ndarray, pi: np.ndarray, p: int, k: int, *, want_set: bool) -
 def best_set_at_level(table: LevelTable, level: int, pi: np.ndarray, k: int, *, want_set: bool):
     """V(level) and (optionally) a task set reaching it."""
     m = table.m(level)
-    if kernels.COMPILED and want_set:
+    if want_set and kernels.ready(kernels.level_best_set):
         items = np.flatnonzero(pi > PI_EPS)
         order = items[np.argsort(-pi[items], kind="stable")]
         val, tasks = kernels.level_best_set(m.astype(np.int64), np.asarray(pi, dtype=float), order, table.p, k)
@@ -161,7 +161,7 @@ def knapsack_values(
     kk = min(k, p, ni)
     base = np.arange(p + 1, 2 * p + 2, dtype=np.int64)
     one_dim = kk >= ni or bool((np.partition(w, kk, axis=1)[:, : kk + 1].sum(axis=1) > p).all())
-    if kernels.COMPILED:
+    if kernels.ready(kernels.values):
         order = np.argsort(-pi[items], kind="stable")  # a window only zeroes profits: same order per level
         return kernels.values(np.ascontiguousarray(w), np.ascontiguousarray(prof, dtype=float), p, kk, one_dim, order)
     width = 2 * p + 2

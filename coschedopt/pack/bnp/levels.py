@@ -104,7 +104,7 @@ class LevelTable:
             return 0
         if idx.size > self.p:
             return -1
-        if kernels.COMPILED and self.table is not None:
+        if self.table is not None and kernels.ready(kernels.min_level):
             return int(kernels.min_level(self.table, self.first_level, idx, self.p))
         if not self.fits(idx, self.L - 1):
             return -1

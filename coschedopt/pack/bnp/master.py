@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
-from ...core import Deadline, quiet_highs
+from ...core import Deadline, Status, quiet_highs, run_highs
 
 INF = highspy.kHighsInf
 #: level marker of the dual-optimal-inequality columns (:meth:`CoveringMaster.add_dominance`)
@@ -386,15 +386,15 @@ class CoveringMaster:
         estimate of the LP value (not a bound of the problem: the columns are restricted).
         """
         self._apply_start()
-        rem = deadline.remaining()
-        self.h.setOptionValue("time_limit", self.h.getRunTime() + (rem if math.isfinite(rem) else 1e30))
-        self.h.setOptionValue("simplex_strategy", 1 if self._bounds_changed else 4)
-        self.h.setOptionValue("simplex_iteration_limit", iteration_limit or NO_ITERATION_LIMIT)
+        strategy = 1 if self._bounds_changed else 4
         self._bounds_changed = False
-        self.h.run()
-        status = self.h.getModelStatus()
-        partial = iteration_limit is not None and status == highspy.HighsModelStatus.kIterationLimit
-        if status != highspy.HighsModelStatus.kOptimal and not partial:
+        run = run_highs(
+            self.h,
+            deadline,
+            options={"simplex_strategy": strategy, "simplex_iteration_limit": iteration_limit or NO_ITERATION_LIMIT},
+        )
+        partial = iteration_limit is not None and run.raw == highspy.HighsModelStatus.kIterationLimit
+        if run.status is not Status.OPTIMAL and not partial:
             return None
         sol = self.h.getSolution()
         dual = np.array(sol.row_dual, dtype=float)

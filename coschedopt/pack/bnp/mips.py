@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
+from ...core import Deadline, SolverRun, Status, run_highs
 from .master import INF, csc, new_highs
 
 
@@ -22,13 +23,11 @@ def _binary_mip(
     index: np.ndarray,
     value: np.ndarray,
     *,
-    time_limit: float,
-    seed: int,
     offset: float = 0.0,
 ) -> highspy.Highs:
     """A HiGHS instance holding min cost x + offset, row_lower <= A x <= row_upper, x binary
     (A column-wise: ``starts`` (one per column and the end), ``index``, ``value``), with its
-    random seed and time limit set: the MIPs of this module."""
+    the MIPs of this module (run by :func:`_run`)."""
     cnt = len(cost)
     lp = highspy.HighsLp()
     lp.num_col_ = cnt
@@ -45,10 +44,13 @@ def _binary_mip(
     lp.a_matrix_.value_ = np.asarray(value, dtype=float)
     lp.integrality_ = [highspy.HighsVarType.kInteger] * cnt
     h = new_highs()
-    h.setOptionValue("random_seed", int(seed) % (2**31 - 1))
-    h.setOptionValue("time_limit", max(time_limit, 0.01))
     h.passModel(lp)
     return h
+
+
+def _run(h: highspy.Highs, time_limit: float, seed: int, options: dict | None = None) -> SolverRun:
+    """Run a MIP of this module within ``time_limit`` seconds, or until a stop request."""
+    return run_highs(h, Deadline(max(time_limit, 0.01)), seed=seed, options=options)
 
 
 @dataclass
@@ -91,25 +93,21 @@ def solve_covering_mip(
         np.append(starts, index.size),
         index,
         value,
-        time_limit=time_limit,
-        seed=seed,
     )
-    h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", 1e-9)
+    options = {"mip_rel_gap": 0.0, "mip_abs_gap": 1e-9}
     if cuts:
         _add_subset_rows(h, n, sets, cuts)
     if level_cuts and levels is not None:
         _add_count_rows(h, levels, level_cuts, level_upper)
     if cutoff is not None and math.isfinite(cutoff):
-        h.setOptionValue("objective_bound", float(cutoff))
+        options["objective_bound"] = float(cutoff)
     if incumbent is not None:
         x0 = np.zeros(cnt)
         x0[incumbent] = 1.0
         sol = highspy.HighsSolution()
         sol.col_value = x0.tolist()
         h.setSolution(sol)
-    h.run()
-    return _covering_solution(h)
+    return _covering_solution(_run(h, time_limit, seed, options))
 
 
 def _add_subset_rows(h: highspy.Highs, n: int, sets: list[tuple[int, ...]], cuts: list[tuple[int, int, int]]) -> None:
@@ -144,21 +142,19 @@ def _add_count_rows(
         h.addRow(float(rhs), float(up), idx.size, idx, np.ones(idx.size))
 
 
-def _covering_solution(h: highspy.Highs) -> MIPSolution:
+def _covering_solution(run: SolverRun) -> MIPSolution:
     """What a solved covering MIP gives: the chosen columns, the value and a valid bound."""
-    status = h.getModelStatus()
-    info = h.getInfo()
-    bound = float(info.mip_dual_bound) if math.isfinite(info.mip_dual_bound) else -math.inf
-    if status == highspy.HighsModelStatus.kInfeasible:
+    bound = -math.inf if run.bound is None else run.bound
+    if run.status is Status.INFEASIBLE:
         return MIPSolution(None, math.inf, math.inf, True)
-    if info.primal_solution_status < 2:  # no feasible solution
+    if not run.has_solution:
         return MIPSolution(None, math.inf, bound, False)
-    x = np.array(h.getSolution().col_value)
+    x = np.array(run.solver.getSolution().col_value)
     chosen = np.flatnonzero(x > 0.5).tolist()
-    optimal = status == highspy.HighsModelStatus.kOptimal
+    optimal = run.status is Status.OPTIMAL
     if optimal:
-        bound = max(bound, float(info.objective_function_value) - 1e-9 * max(1.0, abs(info.objective_function_value)))
-    return MIPSolution(chosen, float(info.objective_function_value), bound, optimal)
+        bound = max(bound, run.objective - 1e-9 * max(1.0, abs(run.objective)))
+    return MIPSolution(chosen, run.objective, bound, optimal)
 
 
 def solve_profile_assignment(
@@ -190,11 +186,8 @@ def solve_profile_assignment(
         starts,
         index,
         value,
-        time_limit=time_limit,
-        seed=seed,
     )
-    h.run()
-    if h.getInfo().primal_solution_status < 2:
+    if not _run(h, time_limit, seed).has_solution:
         return None
     x = np.array(h.getSolution().col_value)
     bins: list[list[int]] = [[] for _ in range(nb)]
@@ -244,13 +237,10 @@ def solve_profile_neighbourhood(
         np.cumsum([0, *map(len, mip.col_rows)]),
         np.array([r for rows in mip.col_rows for r in rows]),
         np.array([v for vals in mip.col_vals for v in vals]),
-        time_limit=time_limit,
-        seed=seed,
         offset=float(sum(mip.tau[c[-1]] for c in per_pack)),
     )
     h.setSolution(mip.start(sets, levels))
-    h.run()
-    if h.getInfo().primal_solution_status < 2:
+    if not _run(h, time_limit, seed).has_solution:
         return None
     return mip.packs(np.array(h.getSolution().col_value))
 

@@ -38,8 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core import Deadline, MethodOptions, Result, Status, method, option
-from ...core.deadline import interrupt_raises, request_stop, stop_requested
+from ...core import Deadline, MethodOptions, Result, Status, method, option, run_cbc, run_pyomo_highs
 from ..instance import PackInstance
 from ..schedule import PackSchedule, pack_cost, validate_schedule
 from .common import one_task_per_pack_schedule, simple_lower_bound
@@ -114,21 +113,18 @@ def _decode(instance: PackInstance, x: np.ndarray) -> PackSchedule | None:
 def _finish(
     instance: PackInstance,
     schedule: PackSchedule | None,
-    proven: bool,
-    timed_out: bool,
+    status: Status,
     bound: float | None,
     stats: dict[str, Any],
     what: str,
-    interrupted: bool = False,
 ) -> Result:
-    """The Result of an ILP solve.
+    """The Result of an ILP solve whose solver run ended with ``status`` (mapped by the solver layer).
 
     * proven optimal: OPTIMAL, lower bound = the cost (or the solver's bound when ``mip_gap`` > 0);
-    * stopped by the time limit: TIME_LIMIT with the better of the solver's incumbent and
+    * stopped (time limit or Ctrl-C): TIME_LIMIT with the better of the solver's incumbent and
       one task per pack (the incumbent of the weak Theorem 4 relaxation is often worse),
       and the larger of the solver's dual bound and :func:`simple_lower_bound` (the LP
       relaxation of Theorem 4 is weak: its bound is about max t / n);
-    * stopped by Ctrl-C (``interrupted``): as on a time limit, ``stats["interrupted"]`` set;
     * stopped for another reason: FEASIBLE with the same schedule and bound, and a message.
 
     ``stats`` keeps the raw ``dual_bound`` and ``simple_bound`` apart.
@@ -136,6 +132,8 @@ def _finish(
     fallback = one_task_per_pack_schedule(instance)
     simple = simple_lower_bound(instance)
     stats["simple_bound"] = simple
+    stats["dual_bound"] = None if bound is None or not math.isfinite(bound) else float(bound)
+    proven = status is Status.OPTIMAL
     message = ""
     if schedule is None:
         schedule, proven = fallback, False
@@ -149,15 +147,8 @@ def _finish(
     lower = min(max(bounds), cost)
     if proven:
         return Result(Status.OPTIMAL, schedule, lower_bound=lower if stats.get("mip_gap") else cost, stats=stats)
-    if interrupted:
-        stats["interrupted"] = True
-        return Result(
-            Status.TIME_LIMIT, schedule, lower_bound=lower, message=message or f"{what}: stopped by Ctrl-C", stats=stats
-        )
-    if timed_out:
-        return Result(
-            Status.TIME_LIMIT, schedule, lower_bound=lower, message=message or f"{what}: time limit", stats=stats
-        )
+    if status is Status.TIME_LIMIT or status is Status.OPTIMAL:  # OPTIMAL without incumbent: cannot happen
+        return Result(Status.TIME_LIMIT, schedule, lower_bound=lower, message=message, stats=stats)
     message = message or f"{what}: stopped ({stats.get('termination')})"
     return Result(Status.FEASIBLE, schedule, lower_bound=lower, message=message, stats=stats)
 
@@ -190,64 +181,36 @@ def solve_ilp(
     :func:`simple_lower_bound` if larger (``stats`` has both).  HiGHS's log goes to
     stderr when ``verbose``.
     """
-    from pyomo.contrib.solver.common.results import TerminationCondition
-    from pyomo.contrib.solver.solvers.highs import Highs
-
     symmetry_breaking, mip_gap = options.symmetry_breaking, options.mip_gap
     deadline = Deadline(time_limit)
     n, p = instance.n, instance.processors
-    model = build_theorem4_model(instance, symmetry_breaking=bool(symmetry_breaking))
-    solver = Highs()
-    if not solver.available():
-        raise RuntimeError("HiGHS is not available to Pyomo (install highspy)")
-    options: dict[str, Any] = {
-        "load_solutions": False,
-        "raise_exception_on_nonoptimal_result": False,
-        "rel_gap": mip_gap,
-        "abs_gap": 0.0 if mip_gap == 0 else None,
-        "tee": sys.stderr if verbose else False,
-        # HiGHS 1.15.1's symmetry detection proves a wrong optimum on this highly symmetric
-        # program (interchangeable packs): on a 6-task, p = 3, k = 2 instance (the test
-        # test_ilp_optimum_without_highs_symmetry_detection) it returns 186.75 as optimal
-        # where the optimum is 180.16 (enumerate, branch-and-price, CBC); off, it finds 180.16
-        "solver_options": {
-            "random_seed": int(seed) % (2**31 - 1) if seed is not None else 0,
-            "mip_detect_symmetry": False,
-        },
-    }
-    if time_limit is not None:
-        options["time_limit"] = max(0.01, deadline.remaining())
-    try:
-        with interrupt_raises():  # highspy cancels its solve on Ctrl-C and reports "interrupted"
-            res = solver.solve(model, **options)
-    except KeyboardInterrupt:  # Ctrl-C before HiGHS ran: nothing but the fallback to return
-        request_stop()
-        return _finish(instance, None, False, False, None, {"solver": "HiGHS"}, "HiGHS", interrupted=True)
+    # HiGHS 1.15.1's symmetry detection proves a wrong optimum on this highly symmetric
+    # program (interchangeable packs): on a 6-task, p = 3, k = 2 instance (the test
+    # test_ilp_optimum_without_highs_symmetry_detection) it returns 186.75 as optimal
+    # where the optimum is 180.16 (enumerate, branch-and-price, CBC); off, it finds 180.16
+    run = run_pyomo_highs(
+        lambda: build_theorem4_model(instance, symmetry_breaking=bool(symmetry_breaking)),
+        deadline,
+        seed=seed,
+        verbose=verbose,
+        rel_gap=mip_gap,
+        abs_gap=0.0 if mip_gap == 0 else None,
+        options={"mip_detect_symmetry": False},
+    )
     stats: dict[str, Any] = {
-        "solver": f"HiGHS {'.'.join(map(str, solver.version()))}",
+        **run.stats,
         "binaries": n * n * p,
         "symmetry_breaking": bool(symmetry_breaking),
         "mip_gap": mip_gap,
-        "termination": str(res.termination_condition.name),
-        "nodes": getattr(res.extra_info, "mip_node_count", None),
     }
     schedule = None
-    if res.incumbent_objective is not None:
-        res.solution_loader.load_vars()
+    if run.has_solution:
         x = np.zeros((n, p, n))
-        for (i, j, b), var in model.x.items():
+        for (i, j, b), var in run.model.x.items():
             x[i - 1, j - 1, b - 1] = var.value or 0.0
         schedule = _decode(instance, x)
-        stats["incumbent"] = float(res.incumbent_objective)
-    proven = res.termination_condition == TerminationCondition.convergenceCriteriaSatisfied
-    timed_out = res.termination_condition == TerminationCondition.maxTimeLimit
-    # highspy cancels its solve on Ctrl-C (and HiGHS 1.16 keeps no incumbent then)
-    interrupted = stop_requested() or res.termination_condition == TerminationCondition.interrupted
-    if interrupted:
-        request_stop()
-    bound = res.objective_bound
-    stats["dual_bound"] = None if bound is None or not math.isfinite(bound) else float(bound)
-    return _finish(instance, schedule, proven, timed_out, bound, stats, "HiGHS", interrupted)
+        stats["incumbent"] = run.objective
+    return _finish(instance, schedule, run.status, run.bound, stats, "HiGHS")
 
 
 # --------------------------------------------------------------------------- model (PuLP / CBC)
@@ -327,26 +290,20 @@ def solve_ilp_cbc(
     symmetry_breaking, mip_gap = options.symmetry_breaking, options.mip_gap
     deadline = Deadline(time_limit)
     n, p = instance.n, instance.processors
-    prob, x = build_theorem4_pulp(instance, symmetry_breaking=bool(symmetry_breaking))
     with tempfile.TemporaryDirectory(prefix="coschedopt-cbc-") as tmp:
         log_path = os.path.join(tmp, "cbc.log")
         # "preprocess off": CBC 2.10's default SOS preprocessing returns wrong "optimal" answers on
         # this model (seen with symmetry_breaking, n=6 p=6 k=3: 73.54 for an optimum of 68.95;
         # coin-or/Cbc#283 "wrong optimal solution - preprocess SOS")
-        options = ["preprocess off"]
-        if seed is not None:
-            options.append(f"randomCbcSeed {int(seed) % (2**31 - 1) + 1}")
-        kwargs: dict[str, Any] = {
-            "msg": False,
-            "logPath": log_path,
-            "gapRel": mip_gap,
-            "gapAbs": 0.0,
-            "options": options,
-        }
-        if time_limit is not None:
-            kwargs["timeLimit"] = max(1, math.ceil(deadline.remaining()))  # CBC takes whole seconds
-        solver = _cbc_solver(**kwargs)
-        prob.solve(solver)
+        status, built = run_cbc(
+            lambda: build_theorem4_pulp(instance, symmetry_breaking=bool(symmetry_breaking)),
+            _cbc_solver,
+            deadline,
+            seed=seed,
+            rel_gap=mip_gap,
+            options=["preprocess off"],
+            log_path=log_path,
+        )
         log = ""
         if os.path.exists(log_path):
             with open(log_path, encoding="utf-8", errors="replace") as fh:
@@ -359,25 +316,19 @@ def solve_ilp_cbc(
         "binaries": n * n * p,
         "symmetry_breaking": bool(symmetry_breaking),
         "mip_gap": mip_gap,
-        "termination": result_line.group(1).strip() if result_line else pulp.LpStatus[prob.status],
+        "termination": result_line.group(1).strip() if result_line else str(status),
         "nodes": int(m.group(1)) if (m := _CBC_NODES.search(log)) else None,
     }
     schedule = None
-    if prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
+    if built is not None and built[0].sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
+        x = built[1]
         xv = np.zeros((n, p, n))
         for (i, j, b), var in x.items():
             xv[i - 1, j - 1, b - 1] = var.value() or 0.0
         schedule = _decode(instance, xv)
-    proven = prob.sol_status == pulp.LpSolutionOptimal
-    timed_out = not proven and "time" in str(stats["termination"]).lower()
     bound = None
     if (mb := _CBC_BOUND.search(log)) is not None:
         bound = _printed_lower(mb.group(1))
-    elif proven and (mo := _CBC_OBJ.search(log)) is not None:
+    elif status is Status.OPTIMAL and (mo := _CBC_OBJ.search(log)) is not None:
         bound = _printed_lower(mo.group(1))
-    stats["dual_bound"] = bound
-    # CBC is in our process group: Ctrl-C reaches it, and it stops with its incumbent ("User ctrl-c")
-    interrupted = not proven and "ctrl-c" in str(stats["termination"]).lower()
-    if interrupted:
-        request_stop()
-    return _finish(instance, schedule, proven, timed_out, bound, stats, "CBC", interrupted)
+    return _finish(instance, schedule, status, bound, stats, "CBC")
