@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import InputError
+from ..core.limits import MAX_TIME, check_number
 
 #: relative tolerance when checking constraint (1) (absorbs float round-off of JSON files)
 MONOTONE_RTOL = 1e-9
@@ -36,6 +37,10 @@ MAX_TASKS = 62
 
 #: "all combinations" (2^n - 1 of them) is supported up to this many tasks; above, give a sparse set
 MAX_TASKS_ALL_COMBINATIONS = 22
+
+#: speeds lie in [MIN_SPEED, MAX_SPEED]: the methods divide work (<= MAX_TIME) by a task's solo
+#: speed, and these bounds keep every such time, and the LP's coefficients, finite
+MIN_SPEED, MAX_SPEED = 1e-9, 1e9
 
 
 def popcount(masks: np.ndarray) -> np.ndarray:
@@ -148,12 +153,10 @@ class CombosInstance:
         if len(set(names)) != n:
             dup = next(x for x in names if names.count(x) > 1)
             raise InputError(f"duplicate task name {dup!r}", where="tasks")
-        bad = ~np.isfinite(b) | (b <= 0)
+        bad = ~np.isfinite(b) | (b <= 0) | (b > MAX_TIME)
         if bad.any():
             i = int(np.argmax(bad))
-            raise InputError(
-                f"task {names[i]!r}: work must be a positive finite number, got {b[i]!r}", where=f"tasks[{i}].work"
-            )
+            check_number(float(b[i]), f"tasks[{i}].work", label=f"task {names[i]!r}: work")
         masks = np.array(self.masks, dtype=np.int64).reshape(-1)
         # no copy of a float64 matrix (1M columns at n = 20): the instance takes it over and freezes it
         a = np.asarray(self.speeds, dtype=float)
@@ -181,13 +184,16 @@ class CombosInstance:
                 where=f"combinations[{int(order[j + 1])}]",
             )
         member = membership(masks, n)
-        bad = member & (~np.isfinite(a) | (a <= 0))
+        bad = member & (~np.isfinite(a) | (a < MIN_SPEED) | (a > MAX_SPEED))
         if bad.any():
             i, j = map(int, np.argwhere(bad)[0])
-            raise InputError(
-                f"speed of task {names[i]!r} in combination {_fmt(names, masks[j])} must be a positive finite "
-                f"number, got {a[i, j]!r}",
-                where=f"combinations[{int(order[j])}].speeds",
+            check_number(
+                float(a[i, j]),
+                f"combinations[{int(order[j])}].speeds",
+                low=MIN_SPEED,
+                allow_low=True,
+                high=MAX_SPEED,
+                label=f"speed of task {names[i]!r} in combination {_fmt(names, masks[j])}",
             )
         if np.any((a != 0) & ~member):
             i, j = map(int, np.argwhere(~member & (a != 0))[0])
@@ -464,12 +470,7 @@ def _read_tasks(tasks: Any) -> tuple[list[str], list[float]]:
         if not isinstance(t, dict) or "work" not in t:
             raise InputError(f"a task must be an object with 'name' and 'work', got {t!r}", where=f"tasks[{i}]")
         names.append(str(t.get("name", f"T{i + 1}")))
-        w = t["work"]
-        if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w) or w <= 0:
-            raise InputError(
-                f"task {names[-1]!r}: work must be a positive finite number, got {w!r}", where=f"tasks[{i}].work"
-            )
-        work.append(float(w))
+        work.append(check_number(t["work"], f"tasks[{i}].work", label=f"task {names[-1]!r}: work"))
     n = len(names)
     if n > MAX_TASKS:
         raise InputError(f"n = {n} tasks: at most {MAX_TASKS} tasks per instance", where="tasks")
@@ -506,11 +507,14 @@ def _read_combinations(combos: list, names: list[str]) -> tuple[np.ndarray, list
             if (mask >> i) & 1:
                 raise InputError(f"task {t!r} listed twice in combination {ct!r}", where=f"{where}.tasks")
             mask |= 1 << i
-            if isinstance(s, bool) or not isinstance(s, int | float) or not math.isfinite(s) or s <= 0:
-                raise InputError(
-                    f"speed of task {t!r} in combination {ct!r} must be a positive finite number, got {s!r}",
-                    where=f"{where}.speeds",
-                )
+            check_number(
+                s,
+                f"{where}.speeds",
+                low=MIN_SPEED,
+                allow_low=True,
+                high=MAX_SPEED,
+                label=f"speed of task {t!r} in combination {ct!r}",
+            )
             rows_all.append(i)
             cols_all.append(j)
             vals_all.append(float(s))

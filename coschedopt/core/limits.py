@@ -1,0 +1,98 @@
+"""Size and value guards shared by every family's instance reader and generators.
+
+A family declares its own limits (constants with a docstring saying why) and checks
+its fields with these helpers, so that every refusal is the same one line: an
+:class:`~coschedopt.core.errors.InputError` naming the field and the value.  The
+point is that no small file (or command-line number) can make a method allocate in
+proportion to a *value* (``"cpus": 10**30``) rather than to the input's length, nor
+carry a time whose sums overflow to ``inf`` or ``nan`` in the metrics.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .errors import InputError
+
+#: the largest time (seconds), duration or work any family accepts: about 31 million
+#: years, so that the sums and products the metrics take over a million tasks (times a
+#: million processors) stay far below float overflow, and an instance that would only
+#: write ``inf`` or ``nan`` into a result is refused at reading instead
+MAX_TIME = 1e15
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool)
+
+
+def check_count(value: Any, where: str, *, high: int, low: int = 1, what: str = "") -> int:
+    """``value`` as an int in ``[low, high]``, else one :class:`InputError` located at ``where``.
+
+    ``what`` says why ``high`` (``"the processors the methods can take"``); bools and
+    floats are refused (a count is an integer in JSON and on the command line).
+    """
+    if low == 1:
+        need = f"a positive integer <= {high:,}"
+    elif low == 0:
+        need = f"an integer >= 0 and <= {high:,}"
+    else:
+        need = f"an integer in {low:,}..{high:,}"
+    if not _is_int(value):
+        raise InputError(f"must be {need}, got {value!r:.60}", where=where)
+    if not low <= value <= high:
+        why = f" ({what})" if what else ""
+        raise InputError(f"must be {need}{why}, got {value!r:.60}", where=where)
+    return int(value)
+
+
+def check_number(
+    value: Any, where: str, *, high: float = MAX_TIME, low: float = 0.0, allow_low: bool = False, label: str = ""
+) -> float:
+    """``value`` as a finite float in ``(low, high]`` (``[low, high]`` when ``allow_low``), else one
+    :class:`InputError` located at ``where``, its message starting with ``label`` (``"task 'T1': work"``)
+    when given; bools and non-numbers are refused."""
+    head = f"{label} " if label else ""
+    if low == 0 and allow_low:
+        need = f"a finite number >= 0 and <= {high:g}"
+    elif low == 0:
+        need = f"a positive finite number <= {high:g}"
+    else:
+        kind = "a positive finite number" if low > 0 else "a finite number"
+        need = f"{kind} {'>=' if allow_low else '>'} {low:g} and <= {high:g}"
+    if not _is_number(value):
+        raise InputError(f"{head}must be {need}, got {value!r:.60}", where=where)
+    try:
+        x = float(value)
+    except OverflowError:  # an int beyond float range
+        x = math.inf
+    if not (math.isfinite(x) and (low <= x if allow_low else low < x) and x <= high):
+        raise InputError(f"{head}must be {need}, got {value!r:.60}", where=where)
+    return x
+
+
+def check_numbers(
+    values: Any, where: str, *, high: float = MAX_TIME, low: float = 0.0, allow_low: bool = False
+) -> np.ndarray:
+    """A 1-D float array of numbers each as :func:`check_number` takes them; ``where`` is a format
+    string for the position of the first bad one (``"tasks[{}].time"``).  A list or tuple is checked
+    item by item (bools refused); a numeric numpy array at once."""
+    bounds = {"high": high, "low": low, "allow_low": allow_low}
+    if isinstance(values, np.ndarray) and values.ndim == 1 and values.dtype.kind in "iuf":
+        arr = values.astype(float)
+    elif isinstance(values, list | tuple) or (isinstance(values, np.ndarray) and values.ndim == 1):
+        return np.array([check_number(v, where.format(j), **bounds) for j, v in enumerate(values)], dtype=float)
+    else:
+        raise InputError(f"must be a list of numbers, got {values!r:.60}", where=where.format(0))
+    with np.errstate(invalid="ignore"):
+        good = np.isfinite(arr) & (arr <= high) & ((arr >= low) if allow_low else (arr > low))
+    if not good.all():
+        j = int(np.argmin(good))
+        check_number(float(arr[j]), where.format(j), **bounds)
+    return arr
