@@ -23,6 +23,12 @@ from .errors import InputError
 #: write ``inf`` or ``nan`` into a result is refused at reading instead
 MAX_TIME = 1e15
 
+#: tasks, jobs or applications a generator makes at most: the JSON it writes is built in
+#: memory first (about 1 kB an item; measured 1.2-1.5 GB for 10^6 hybrid, online or batch
+#: items, 0.16 GB for 10^5), and the largest generated benchmark has 10^5 (dual2's speed table).
+#: Larger workloads come from files and traces, whose size the readers' own limits bound
+MAX_GENERATED = 10**5
+
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int | np.integer) and not isinstance(value, bool)

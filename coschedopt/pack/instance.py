@@ -32,6 +32,9 @@ MAX_PROCESSORS = 10**5
 #: tasks at most: the heuristics sort and pack them (O(n log n) to O(n^2)); the exact methods
 #: refuse far fewer themselves
 MAX_TASKS = 10**5
+#: cells of the tasks x processors table at most (80 MB of floats; the heuristics copy it a few
+#: times); a file can only reach it by listing that many times, a generator by its arguments
+MAX_CELLS = 10**7
 
 
 def repair(times: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
@@ -81,6 +84,7 @@ class PackInstance:
         n, p = t.shape
         check_count(n, "tasks", high=MAX_TASKS, what="the tasks the methods can take")
         check_count(p, "processors", high=MAX_PROCESSORS, what="the processors the methods can take")
+        check_count(n * p, "tasks", high=MAX_CELLS, what="cells of the tasks x processors table")
         names = tuple(self.task_names) if self.task_names else tuple(f"T{i + 1}" for i in range(n))
         if len(names) != n:
             raise InputError(f"{len(names)} task names for {n} tasks", where="tasks")
