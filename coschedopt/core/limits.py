@@ -50,9 +50,7 @@ def check_count(value: Any, where: str, *, high: int, low: int = 1, what: str = 
         need = f"an integer >= 0 and <= {high:,}"
     else:
         need = f"an integer in {low:,}..{high:,}"
-    if not _is_int(value):
-        raise InputError(f"must be {need}, got {value!r:.60}", where=where)
-    if not low <= value <= high:
+    if not _is_int(value) or not low <= value <= high:
         why = f" ({what})" if what else ""
         raise InputError(f"must be {need}{why}, got {value!r:.60}", where=where)
     return int(value)
