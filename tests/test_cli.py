@@ -367,3 +367,14 @@ def test_bench_run_help_names_every_bundled_suite(capsys):
     assert {"quick", "paper-batch", "paper-online", "paper-evolving"} <= set(names)
     for name in names:
         assert name in text.replace("- ", "-")
+
+
+def test_option_none_of_a_string_option_is_the_choice_none(tmp_path, capsys):
+    """Issue 44: ``-O penalty=none`` (batch) failed with "must be a str, got None"."""
+    inst = tmp_path / "b.json"
+    assert main(["generate", "batch", "random", "-o", str(inst)]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(inst), "-m", "easy", "-O", "penalty=none", "--json"]) == 0
+    given = json.loads(capsys.readouterr().out)
+    assert main(["solve", str(inst), "-m", "easy", "--json"]) == 0  # 'none' is the default
+    assert given["objective"] == json.loads(capsys.readouterr().out)["objective"]
