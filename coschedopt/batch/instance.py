@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import InputError, refuse_unknown
-from ..core.limits import check_count
+from ..core.limits import check_count, check_table
 from .platform import Platform
 
 _FIELDS = {"kind", "name", "platform", "jobs", "source"}
@@ -135,9 +135,7 @@ class BatchInstance:
                 else:
                     check_count(value, f"jobs[{i}].{key}", low=0, high=MAX_SECONDS, what="integer seconds")
                 columns[key].append(value)
-        source = data.get("source", {})
-        if not isinstance(source, dict):
-            raise InputError(f"must be an object, got {source!r}", where="source")
+        source = check_table(data.get("source", {}), "source")
         return cls(
             platform=platform,
             ids=tuple(columns["id"]),

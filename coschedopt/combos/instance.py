@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import InputError
-from ..core.limits import MAX_TIME, check_number
+from ..core.limits import MAX_TIME, check_number, check_table
 
 #: relative tolerance when checking constraint (1) (absorbs float round-off of JSON files)
 MONOTONE_RTOL = 1e-9
@@ -158,6 +158,8 @@ class CombosInstance:
             i = int(np.argmax(bad))
             check_number(float(b[i]), f"tasks[{i}].work", label=f"task {names[i]!r}: work")
         masks = np.array(self.masks, dtype=np.int64).reshape(-1)
+        if masks.size == 0:
+            raise InputError("must list at least the singleton combination of every task, got []", where="combinations")
         # no copy of a float64 matrix (1M columns at n = 20): the instance takes it over and freezes it
         a = np.asarray(self.speeds, dtype=float)
         if a.shape != (n, masks.shape[0]):
@@ -352,7 +354,12 @@ class CombosInstance:
             _check_singletons(masks, names)
             speeds = repair_monotone(speeds, masks)
         return cls(
-            np.array(work), masks, speeds, tuple(names), str(data.get("name", "instance")), dict(data.get("meta", {}))
+            np.array(work),
+            masks,
+            speeds,
+            tuple(names),
+            str(data.get("name", "instance")),
+            check_table(data.get("meta", {}), "meta"),
         )
 
 
@@ -498,7 +505,7 @@ def _read_combinations(combos: list, names: list[str]) -> tuple[np.ndarray, list
             )
         mask = 0
         for t, s in zip(ct, cs, strict=True):
-            if t not in index:
+            if not isinstance(t, str) or t not in index:
                 raise InputError(
                     f"unknown task {t!r} in combination {ct!r}; tasks are {', '.join(names)}",
                     where=f"{where}.tasks",

@@ -26,7 +26,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from ..core import InputError, refuse_unknown
-from ..core.limits import MAX_TIME, check_count, check_number
+from ..core.limits import MAX_TIME, check_count, check_number, check_resolution
 
 _INSTANCE_FIELDS = {"kind", "name", "nodes", "applications"}
 _APPLICATION_FIELDS = {"name", "stages"}
@@ -107,6 +107,9 @@ class EvolvingInstance:
         seen: dict[str, int] = {}
         for i, app in enumerate(self.applications):
             self._check_application(i, app, seen)
+        horizon = sum(a.total_duration for a in self.applications)
+        for i, app in enumerate(self.applications):
+            check_resolution(app.durations, horizon, f"applications[{i}].stages[{{}}].duration")
 
     def _check_application(self, i: int, app: Application, seen: dict[str, int]) -> None:
         where = f"applications[{i}]"

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import InputError, refuse_unknown
-from ..core.limits import MAX_TIME, check_count, check_number, check_numbers
+from ..core.limits import MAX_TIME, check_count, check_number, check_numbers, check_resolution
 
 _FIELDS = ("kind", "name", "cpus", "gpus", "tasks")
 _TASK_FIELDS = ("name", "cpu_time", "gpu_time")
@@ -78,6 +78,8 @@ class HybridInstance:
         if p.size == 0:
             raise InputError("must be a non-empty list of tasks, got []", where="tasks")
         check_count(p.size, "tasks", high=MAX_TASKS, what="the tasks the methods can take")
+        check_resolution(p, float(p.sum() + q.sum()), "tasks[{}].cpu_time")
+        check_resolution(q, float(p.sum() + q.sum()), "tasks[{}].gpu_time")
         object.__setattr__(self, "cpu_time", p)
         object.__setattr__(self, "gpu_time", q)
         names = tuple(self.names) if self.names else tuple(f"T{j + 1}" for j in range(p.size))

@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import InputError, MethodRefused, refuse_unknown
-from ..core.limits import MAX_TIME, check_count, check_number
+from ..core.limits import MAX_TIME, check_count, check_number, check_resolution
 
 #: the constraints on a job's processor set, weakest first
 CONSTRAINTS = ("none", "contiguous", "local", "contiguous+local")
@@ -124,6 +124,7 @@ class LocalityInstance:
                     f"duplicate job name {job.name!r} (jobs[{seen[job.name]}] and jobs[{i}])", where=f"jobs[{i}].name"
                 )
             seen[job.name] = i
+        check_resolution([j.time for j in jobs], float(sum(j.time for j in jobs)), "jobs[{}].time")
         object.__setattr__(self, "jobs", jobs)
 
     # ---- sizes and derived data ------------------------------------------------------------

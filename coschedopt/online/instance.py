@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import InputError, refuse_unknown
-from ..core.limits import MAX_TIME, check_count, check_number, check_numbers
+from ..core.limits import MAX_TIME, check_count, check_number, check_numbers, check_resolution, check_table
 
 #: the six objectives of §3.2: sum, max and L2 norm of bounded stretch and of flow
 OBJECTIVES = ("sum-stretch", "max-stretch", "l2-stretch", "sum-flow", "max-flow", "l2-flow")
@@ -74,6 +74,7 @@ class OnlineInstance:
         check_count(len(p), "tasks", high=MAX_TASKS, what="the tasks the simulators can take")
         check_numbers(r, "tasks[{}].release", allow_low=True)
         check_numbers(p, "tasks[{}].time")
+        check_resolution(p, float(r.max() + p.sum()), "tasks[{}].time")
         m = check_count(self.processors, "processors", high=MAX_PROCESSORS, what="the processors the policies can take")
         if self.objective not in OBJECTIVES:
             raise InputError(f"unknown objective {self.objective!r}; one of {', '.join(OBJECTIVES)}", where="objective")
@@ -199,7 +200,7 @@ class OnlineInstance:
             clamp_stretch=data.get("clamp_stretch", False),
             task_names=tuple(names),
             name=data.get("name", "online"),
-            source=data.get("source", {}),
+            source=check_table(data.get("source", {}), "source"),
         )
 
 

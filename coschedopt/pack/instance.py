@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import InputError
-from ..core.limits import MAX_TIME, check_count, check_number
+from ..core.limits import MAX_TIME, check_count, check_number, check_resolution, check_table
 
 #: relative tolerance when checking Eq. (1) and (2) (absorbs float round-off of JSON files)
 PROFILE_RTOL = 1e-9
@@ -104,6 +104,7 @@ class PackInstance:
                 f"<= {MAX_TIME:g}, got {float(t[i, j])!r}",
                 where=f"tasks[{i}].times[{j}]",
             )
+        check_resolution(t.min(axis=1), float(t[:, 0].sum()), "tasks[{}].times")
         _check_profile(t, names)
         t.setflags(write=False)
         object.__setattr__(self, "times", t)
@@ -184,7 +185,7 @@ class PackInstance:
         t = np.array(rows, dtype=float)
         if repair_profiles:
             t = repair(t)
-        return cls(t, k, tuple(names), str(data.get("name", "instance")), dict(data.get("meta", {})))
+        return cls(t, k, tuple(names), str(data.get("name", "instance")), check_table(data.get("meta", {}), "meta"))
 
 
 def _require(data: dict[str, Any], key: str, typ: type) -> Any:

@@ -84,7 +84,7 @@ def test_missing_top_field(missing):
     [
         ("objective", "mean-stretch", "unknown objective 'mean-stretch'"),
         ("processors", 0, "positive integer <= 1,000,000 .*, got 0"),
-        ("processors", 2.5, "positive integer <= 1,000,000, got 2.5"),
+        ("processors", 2.5, "positive integer <= 1,000,000 .*, got 2.5"),
         ("processors", 10**30, "positive integer <= 1,000,000 .*, got 10{30}"),
         ("stretch_bound", -10, "positive finite number <= 1e\\+15, got -10"),
         ("stretch_bound", "10", "positive finite number <= 1e\\+15, got '10'"),

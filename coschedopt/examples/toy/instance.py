@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...core import InputError, refuse_unknown
-from ...core.limits import MAX_TIME, check_count, check_numbers
+from ...core.limits import MAX_TIME, check_count, check_numbers, check_resolution
 
 _FIELDS = {"kind", "name", "k", "values"}
 
@@ -30,7 +30,8 @@ class ToyInstance:
         if not self.values:
             raise InputError("values must be a non-empty list of positive numbers, got []", where="values")
         check_count(len(self.values), "values", high=MAX_VALUES, what="the values the methods can take")
-        check_numbers(self.values, "values[{}]", high=MAX_TIME)
+        values = check_numbers(self.values, "values[{}]", high=MAX_TIME)
+        check_resolution(values, float(values.sum()), "values[{}]")
         check_count(self.k, "k", high=MAX_K)
 
     @property
