@@ -73,7 +73,25 @@ CHEAP = {
     "toy": "toy-identity",
 }
 
-BAD_VALUES = [1e30, 10**30, 2**63, 10**7, 1e308, -1, 0, 0.5, 1e-300, math.nan, math.inf, -math.inf, "x", None, True, [], {}]
+BAD_VALUES = [
+    1e30,
+    10**30,
+    2**63,
+    10**7,
+    1e308,
+    -1,
+    0,
+    0.5,
+    1e-300,
+    math.nan,
+    math.inf,
+    -math.inf,
+    "x",
+    None,
+    True,
+    [],
+    {},
+]
 
 
 def _paths(node, prefix=()):
