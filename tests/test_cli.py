@@ -215,7 +215,7 @@ def test_methods_of_an_unknown_family_prints_nothing_on_stdout(capsys):
 def test_generate_names_the_option_out_of_range_and_shows_defaults(capsys):
     # item 14: `-n 0` reported the table shape; `workload-ii` used k = 16 silently
     code, _, err = run(capsys, "generate", "random", "-n", "0")
-    assert code == 2 and "the number of tasks (--tasks) must be at least 1, got 0" in err
+    assert code == 2 and "--tasks: must be a positive integer <= 100,000, got 0" in err
     code, _, err = run(capsys, "generate", "workload-ii")
     assert code == 0 and "k=16" in err
     with pytest.raises(SystemExit):
