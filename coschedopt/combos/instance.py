@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import InputError
-from ..core.limits import MAX_TIME, check_number, check_table
+from ..core.limits import MAX_TIME, check_number, check_resolution, check_table
 
 #: relative tolerance when checking constraint (1) (absorbs float round-off of JSON files)
 MONOTONE_RTOL = 1e-9
@@ -41,6 +41,10 @@ MAX_TASKS_ALL_COMBINATIONS = 22
 #: speeds lie in [MIN_SPEED, MAX_SPEED]: the methods divide work (<= MAX_TIME) by a task's solo
 #: speed, and these bounds keep every such time, and the LP's coefficients, finite
 MIN_SPEED, MAX_SPEED = 1e-9, 1e9
+#: a task's time alone (work / solo speed) is at most MAX_TIME and at least this share of all of
+#: them together: the LP's tolerances lose a smaller one (measured with HiGHS: a share of 1e-10
+#: solved, 1e-12 returned a schedule giving the task no work; times of 1e24 broke the dual read)
+MIN_RELATIVE_WORK = 1e-9
 
 
 def popcount(masks: np.ndarray) -> np.ndarray:
@@ -223,6 +227,16 @@ class CombosInstance:
         object.__setattr__(self, "task_names", names)
         object.__setattr__(self, "_singleton_columns", pos)
         _check_monotone(self.a, masks, names)
+        alone = b / self.singleton_speed
+        if alone.max() > MAX_TIME:
+            i = int(np.argmax(alone))
+            raise InputError(
+                f"task {names[i]!r} alone takes work / speed = {float(alone[i]):.6g}, above {MAX_TIME:g}",
+                where=f"tasks[{i}].work",
+            )
+        check_resolution(
+            alone, float(alone.sum()), "tasks[{}].work", share=MIN_RELATIVE_WORK, label="its time alone (work / speed)"
+        )
 
     # ---- sizes and lookups -------------------------------------------------------------
 

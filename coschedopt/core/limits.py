@@ -109,17 +109,20 @@ def check_numbers(
     return arr
 
 
-def check_resolution(times: Any, horizon: float, where: str) -> None:
-    """Refuse the first of ``times`` below :data:`MIN_RELATIVE_TIME` x ``horizon`` (one
-    :class:`InputError`; ``where`` a format string for its position): beside that horizon a
-    float clock would not advance by it."""
+def check_resolution(
+    times: Any, horizon: float, where: str, *, share: float = MIN_RELATIVE_TIME, label: str = ""
+) -> None:
+    """Refuse the first of ``times`` below ``share`` x ``horizon`` (one :class:`InputError`;
+    ``where`` a format string for its position): beside that horizon a float clock would not
+    advance by it (:data:`MIN_RELATIVE_TIME`), or a solver's tolerances would lose it; ``label``
+    starts the message (what the times are)."""
     arr = np.asarray(times, dtype=float)
-    small = np.flatnonzero(arr < horizon * MIN_RELATIVE_TIME)
+    small = np.flatnonzero(arr < horizon * share)
     if small.size:
         j = int(small[0])
         raise InputError(
-            f"{arr[j]!r} is too small beside the instance's horizon of {horizon:.6g} (more than "
-            f"{1 / MIN_RELATIVE_TIME:.0e} times smaller, a float clock would not advance by it)",
+            f"{label + ' ' if label else ''}{float(arr[j])!r} is too small beside the instance's horizon of {horizon:.6g} (more than "
+            f"{1 / share:.0e} times smaller: the methods could not tell it from 0)",
             where=where.format(j),
         )
 
