@@ -157,7 +157,7 @@ def parse_option_text(text: str, declared: Any = None) -> Any:
     if declared is str:
         try:
             value = json.loads(text)
-        except json.JSONDecodeError:
+        except ValueError:  # not JSON (or an integer beyond Python's 4300 digits)
             return text
         return value if isinstance(value, str) else text
     low = text.strip().lower()
@@ -169,7 +169,7 @@ def parse_option_text(text: str, declared: Any = None) -> Any:
         return None
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON (or an integer beyond Python's 4300 digits)
         return text
 
 

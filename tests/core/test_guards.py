@@ -207,6 +207,15 @@ def test_reported_cases_are_one_line_and_exit_2_under_1_gib(tmp_path, data, meth
     assert not (tmp_path / "sol.json").exists()
 
 
+def test_an_integer_of_5000_digits_is_one_line_and_exit_2(tmp_path):
+    path = tmp_path / "digits.json"
+    path.write_text('{"kind": "online", "processors": 1' + "0" * 5000 + ', "tasks": [{"release": 0, "time": 3}]}')
+    run = _cli("solve", str(path), "-m", "fcfs")
+    assert run.returncode == 2 and run.stderr.strip().splitlines() == [
+        f"coschedopt: error: {path}: malformed JSON: an integer of more than 4300 digits"
+    ]
+
+
 @pytest.mark.parametrize(
     "argv",
     [
