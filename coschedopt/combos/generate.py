@@ -159,7 +159,7 @@ def _make(
     if count > MAX_WRITTEN_COMBINATIONS:
         raise InputError(
             f"{count:,} combinations to write, above {MAX_WRITTEN_COMBINATIONS:,} (its JSON is built in memory: "
-            "0.47 GB at 2^17); use fewer tasks or a smaller --max-size",
+            "0.47 GB at 2^17); use fewer tasks or a sparse set: a smaller --max-size (2 or 3)",
             where="--tasks",
         )
     return random_combos_instance(tasks, alpha_low, alpha_high, seed=seed, max_size=max_size)

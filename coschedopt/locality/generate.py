@@ -73,6 +73,8 @@ def tight_instance(
     of 11 ids: a cluster runs one at a time, so C^L = 3 > 2 max(A/m, p_max) = 2 * 30/22.
     """
     if which == "I1":
+        if clusters < 2:
+            raise InputError(f"I1 needs at least 2 clusters, got {clusters}", where="--clusters")
         check_count(clusters, "--clusters", low=2, high=MAX_PROCESSORS // 3, what="I1 has 3 ids a cluster")
         jobs = [(1.0, 2)] * (3 * clusters // 2)
         name = "I1" if clusters == 2 else f"I1-k{clusters}"
