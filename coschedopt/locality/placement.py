@@ -16,12 +16,13 @@ validator (:mod:`.schedule`) checks the rules with its own code.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
 
-from .instance import is_contiguous_constraint, is_local_constraint
+from .instance import LocalityInstance, is_contiguous_constraint, is_local_constraint
 
 
 def _starts(size: int, processors: int, cluster_size: int, ring: bool, local: bool) -> np.ndarray:
@@ -54,6 +55,27 @@ def range_starts(size: int, processors: int, cluster_size: int, ring: bool, loca
 def range_ids(start: int, size: int, processors: int) -> list[int]:
     """The ids of the range starting at ``start`` (wrapping past m-1 on a ring)."""
     return [(start + i) % processors for i in range(size)]
+
+
+def placement_count(instance: LocalityInstance, j: int) -> int:
+    """How many placements a placement model lists for job j, counted without listing them:
+    the allowed ranges (contiguous constraints), one (``none``, or one cluster), else the
+    ceil(size / ell) clusters chosen times the ordered ways to split the size among them (each
+    part in 1..ell, by inclusion-exclusion).  A model can refuse an instance on this count
+    before building anything: listing ranges of 5,000 ids at 10^4 ids took 3 GB."""
+    size, m, ell, k = int(instance.sizes[j]), instance.processors, instance.cluster_size, instance.clusters
+    c = instance.constraint
+    if is_contiguous_constraint(c):
+        return int(_starts(size, m, ell, instance.ring, is_local_constraint(c)).size)
+    if c == "none" or k == 1:
+        return 1
+    need = instance.min_clusters(size)
+    splits = sum(
+        (-1) ** i * math.comb(need, i) * math.comb(size - i * ell - 1, need - 1)
+        for i in range(need + 1)
+        if size - i * ell - 1 >= need - 1
+    )
+    return math.comb(k, need) * splits
 
 
 def first_fit(free: np.ndarray, size: int, constraint: str, cluster_size: int, ring: bool) -> list[int] | None:
