@@ -35,7 +35,7 @@ from .core import validate as core_validate
 from .core.commands import COMMANDS, commands, expand_aliases, generators
 from .core.deadline import stop_on_interrupt
 from .core.io import check_output_file, instance_from_dict, output_error, save_instance, write_json, write_text
-from .core.options import parse_option_text
+from .core.options import MethodOptions, parse_option_text
 from .core.plugins import plugin_names
 
 #: seconds an exact method runs from the command line unless ``--time-limit`` says otherwise
@@ -271,13 +271,15 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_options(pairs: list[str]) -> dict[str, Any]:
+def _parse_options(pairs: list[str], options: type[MethodOptions] | None = None) -> dict[str, Any]:
+    """``-O NAME=VALUE`` pairs as values; ``options`` (the method's) decides how each VALUE reads."""
     out: dict[str, Any] = {}
     for pair in pairs:
         name, sep, raw = pair.partition("=")
         if not sep or not name:
             raise InputError(f"expected NAME=VALUE, got {pair!r}", where="--option")
-        out[name.replace("-", "_")] = parse_option_text(raw)
+        name = name.replace("-", "_")
+        out[name] = parse_option_text(raw) if options is None else options.parse_text(name, raw)
     return out
 
 
@@ -307,7 +309,7 @@ def _solve(args: argparse.Namespace) -> int:
         args.parser.error("the following arguments are required: instance")
     inst = load_instance(args.instance, repair=args.repair)
     m = get_method(inst.kind, args.method)  # unknown method: clear error before any work
-    options = _parse_options(args.option)
+    options = _parse_options(args.option, m.options)
     try:
         opts = check_options(m, options)
     except InputError as exc:

@@ -215,7 +215,7 @@ def test_methods_of_an_unknown_family_prints_nothing_on_stdout(capsys):
 def test_generate_names_the_option_out_of_range_and_shows_defaults(capsys):
     # item 14: `-n 0` reported the table shape; `workload-ii` used k = 16 silently
     code, _, err = run(capsys, "generate", "random", "-n", "0")
-    assert code == 2 and "the number of tasks (--tasks) must be at least 1, got 0" in err
+    assert code == 2 and "--tasks: must be a positive integer <= 100,000, got 0" in err
     code, _, err = run(capsys, "generate", "workload-ii")
     assert code == 0 and "k=16" in err
     with pytest.raises(SystemExit):
@@ -367,3 +367,14 @@ def test_bench_run_help_names_every_bundled_suite(capsys):
     assert {"quick", "paper-batch", "paper-online", "paper-evolving"} <= set(names)
     for name in names:
         assert name in text.replace("- ", "-")
+
+
+def test_option_none_of_a_string_option_is_the_choice_none(tmp_path, capsys):
+    """Issue 44: ``-O penalty=none`` (batch) failed with "must be a str, got None"."""
+    inst = tmp_path / "b.json"
+    assert main(["generate", "batch", "random", "-o", str(inst)]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(inst), "-m", "easy", "-O", "penalty=none", "--json"]) == 0
+    given = json.loads(capsys.readouterr().out)
+    assert main(["solve", str(inst), "-m", "easy", "--json"]) == 0  # 'none' is the default
+    assert given["objective"] == json.loads(capsys.readouterr().out)["objective"]

@@ -25,10 +25,11 @@ import numpy as np
 
 from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
+from ..core.limits import MAX_GENERATED, check_count
 from ..workloads import SWFTrace, locate_trace
 from ..workloads.traces import TRACE_HELP
-from .instance import BatchInstance
-from .platform import Platform
+from .instance import MAX_SECONDS, BatchInstance
+from .platform import MAX_PROCESSORS, Platform
 from .traces import WEEK, read_trace, thesis_platform, trace_instance
 
 
@@ -67,9 +68,10 @@ def offline_sample(
     trace: str, jobs: int = 300, processors: int = 512, cluster_size: int = 16, *, seed: int = 0
 ) -> BatchInstance:
     """Thesis ch. 4: ``jobs`` jobs drawn with replacement, submitted at 0, requested time = run time."""
-    if jobs < 1:
-        raise InputError(f"must be >= 1, got {jobs}", where="--jobs")
-    if processors < 1 or cluster_size < 1 or processors % cluster_size:
+    check_count(jobs, "--jobs", high=MAX_GENERATED)
+    check_count(processors, "--processors", high=MAX_PROCESSORS)
+    check_count(cluster_size, "--cluster-size", high=processors)
+    if processors % cluster_size:
         raise InputError(f"clusters of {cluster_size} do not divide {processors} processors", where="--cluster-size")
     swf = load_trace(trace)
     fits = np.flatnonzero(swf.size <= processors)
@@ -100,11 +102,10 @@ def random_workload(
     seed: int = 0,
 ) -> BatchInstance:
     """Seeded random jobs: submit in [0, horizon], run in [1, max_run], requested >= run (up to twice), any size."""
-    if jobs < 1 or processors < 1 or horizon < 0 or max_run < 1:
-        raise InputError(
-            f"need jobs, processors, max_run >= 1 and horizon >= 0, got {jobs}, {processors}, {max_run}, {horizon}",
-            where="random",
-        )
+    check_count(jobs, "--jobs", high=MAX_GENERATED)
+    check_count(processors, "--processors", high=MAX_PROCESSORS)
+    check_count(horizon, "--horizon", low=0, high=MAX_SECONDS)
+    check_count(max_run, "--max-run", high=MAX_SECONDS // 2, what="a requested time is up to twice the run")
     rng = make_rng(seed)
     run = rng.integers(1, max_run + 1, jobs)
     return BatchInstance(

@@ -22,11 +22,19 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import InputError, refuse_unknown
+from ..core.limits import check_count, check_table
 from .platform import Platform
 
 _FIELDS = {"kind", "name", "platform", "jobs", "source"}
 _PLATFORM_FIELDS = {"processors", "levels"}
 _JOB_FIELDS = ("id", "submit", "run_time", "requested_time", "size")
+
+#: jobs at most: the archive's largest traces have a few million jobs (the columns cost
+#: 40 bytes a job; the simulators are event loops in Python)
+MAX_JOBS = 10**7
+#: the latest second any time may reach (integer seconds, about 31 million years): the
+#: simulators add times in int64 (which ends at 9.2e18) and the metrics sum them in floats
+MAX_SECONDS = 10**15
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,6 +55,7 @@ class BatchInstance:
         n = len(self.ids)
         if n == 0:
             raise InputError("a workload needs at least one job (is the trace window empty?)", where="jobs")
+        check_count(n, "jobs", high=MAX_JOBS, what="the jobs the simulators can take")
         for col in ("submit", "run_time", "requested_time", "size"):
             values = np.asarray(getattr(self, col), dtype=np.int64)
             values.setflags(write=False)
@@ -54,10 +63,12 @@ class BatchInstance:
             if values.shape != (n,):
                 raise InputError(f"has {values.shape} values for {n} jobs", where=col)
         for col in ("submit", "run_time", "requested_time"):
-            bad = np.flatnonzero(getattr(self, col) < 0)
+            bad = np.flatnonzero((getattr(self, col) < 0) | (getattr(self, col) > MAX_SECONDS))
             if len(bad):
                 i = int(bad[0])
-                raise InputError(f"must be >= 0 seconds, got {getattr(self, col)[i]}", where=f"jobs[{i}].{col}")
+                raise InputError(
+                    f"must be in 0..{MAX_SECONDS:,} seconds, got {getattr(self, col)[i]}", where=f"jobs[{i}].{col}"
+                )
         bad = np.flatnonzero((self.size < 1) | (self.size > self.platform.processors))
         if len(bad):
             i = int(bad[0])
@@ -92,6 +103,8 @@ class BatchInstance:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BatchInstance:
+        if not isinstance(data, dict):
+            raise InputError(f"an instance must be a JSON object, got {type(data).__name__}")
         refuse_unknown(data, _FIELDS)
         plat = data.get("platform")
         if not isinstance(plat, dict):
@@ -117,14 +130,12 @@ class BatchInstance:
                     if not isinstance(value, str | int) or isinstance(value, bool):
                         raise InputError(f"must be a string, got {value!r}", where=f"jobs[{i}].id")
                     value = str(value)
-                elif isinstance(value, bool) or not isinstance(value, int):
-                    raise InputError(
-                        f"must be an integer (seconds or processors), got {value!r}", where=f"jobs[{i}].{key}"
-                    )
+                elif key == "size":
+                    check_count(value, f"jobs[{i}].size", high=platform.processors, what="the platform's processors")
+                else:
+                    check_count(value, f"jobs[{i}].{key}", low=0, high=MAX_SECONDS, what="integer seconds")
                 columns[key].append(value)
-        source = data.get("source", {})
-        if not isinstance(source, dict):
-            raise InputError(f"must be an object, got {source!r}", where="source")
+        source = check_table(data.get("source", {}), "source")
         return cls(
             platform=platform,
             ids=tuple(columns["id"]),

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import InputError
+from ..core.limits import MAX_TIME, check_number, check_resolution, check_table
 
 #: relative tolerance when checking constraint (1) (absorbs float round-off of JSON files)
 MONOTONE_RTOL = 1e-9
@@ -36,6 +37,14 @@ MAX_TASKS = 62
 
 #: "all combinations" (2^n - 1 of them) is supported up to this many tasks; above, give a sparse set
 MAX_TASKS_ALL_COMBINATIONS = 22
+
+#: speeds lie in [MIN_SPEED, MAX_SPEED]: the methods divide work (<= MAX_TIME) by a task's solo
+#: speed, and these bounds keep every such time, and the LP's coefficients, finite
+MIN_SPEED, MAX_SPEED = 1e-9, 1e9
+#: a task's time alone (work / solo speed) is at most MAX_TIME and at least this share of all of
+#: them together: the LP's tolerances lose a smaller one (measured with HiGHS: a share of 1e-10
+#: solved, 1e-12 returned a schedule giving the task no work; times of 1e24 broke the dual read)
+MIN_RELATIVE_WORK = 1e-9
 
 
 def popcount(masks: np.ndarray) -> np.ndarray:
@@ -148,13 +157,13 @@ class CombosInstance:
         if len(set(names)) != n:
             dup = next(x for x in names if names.count(x) > 1)
             raise InputError(f"duplicate task name {dup!r}", where="tasks")
-        bad = ~np.isfinite(b) | (b <= 0)
+        bad = ~np.isfinite(b) | (b <= 0) | (b > MAX_TIME)
         if bad.any():
             i = int(np.argmax(bad))
-            raise InputError(
-                f"task {names[i]!r}: work must be a positive finite number, got {b[i]!r}", where=f"tasks[{i}].work"
-            )
+            check_number(float(b[i]), f"tasks[{i}].work", label=f"task {names[i]!r}: work")
         masks = np.array(self.masks, dtype=np.int64).reshape(-1)
+        if masks.size == 0:
+            raise InputError("must list at least the singleton combination of every task, got []", where="combinations")
         # no copy of a float64 matrix (1M columns at n = 20): the instance takes it over and freezes it
         a = np.asarray(self.speeds, dtype=float)
         if a.shape != (n, masks.shape[0]):
@@ -181,13 +190,16 @@ class CombosInstance:
                 where=f"combinations[{int(order[j + 1])}]",
             )
         member = membership(masks, n)
-        bad = member & (~np.isfinite(a) | (a <= 0))
+        bad = member & (~np.isfinite(a) | (a < MIN_SPEED) | (a > MAX_SPEED))
         if bad.any():
             i, j = map(int, np.argwhere(bad)[0])
-            raise InputError(
-                f"speed of task {names[i]!r} in combination {_fmt(names, masks[j])} must be a positive finite "
-                f"number, got {a[i, j]!r}",
-                where=f"combinations[{int(order[j])}].speeds",
+            check_number(
+                float(a[i, j]),
+                f"combinations[{int(order[j])}].speeds",
+                low=MIN_SPEED,
+                allow_low=True,
+                high=MAX_SPEED,
+                label=f"speed of task {names[i]!r} in combination {_fmt(names, masks[j])}",
             )
         if np.any((a != 0) & ~member):
             i, j = map(int, np.argwhere(~member & (a != 0))[0])
@@ -215,6 +227,16 @@ class CombosInstance:
         object.__setattr__(self, "task_names", names)
         object.__setattr__(self, "_singleton_columns", pos)
         _check_monotone(self.a, masks, names)
+        alone = b / self.singleton_speed
+        if alone.max() > MAX_TIME:
+            i = int(np.argmax(alone))
+            raise InputError(
+                f"task {names[i]!r} alone takes work / speed = {float(alone[i]):.6g}, above {MAX_TIME:g}",
+                where=f"tasks[{i}].work",
+            )
+        check_resolution(
+            alone, float(alone.sum()), "tasks[{}].work", share=MIN_RELATIVE_WORK, label="its time alone (work / speed)"
+        )
 
     # ---- sizes and lookups -------------------------------------------------------------
 
@@ -346,7 +368,12 @@ class CombosInstance:
             _check_singletons(masks, names)
             speeds = repair_monotone(speeds, masks)
         return cls(
-            np.array(work), masks, speeds, tuple(names), str(data.get("name", "instance")), dict(data.get("meta", {}))
+            np.array(work),
+            masks,
+            speeds,
+            tuple(names),
+            str(data.get("name", "instance")),
+            check_table(data.get("meta", {}), "meta"),
         )
 
 
@@ -464,12 +491,7 @@ def _read_tasks(tasks: Any) -> tuple[list[str], list[float]]:
         if not isinstance(t, dict) or "work" not in t:
             raise InputError(f"a task must be an object with 'name' and 'work', got {t!r}", where=f"tasks[{i}]")
         names.append(str(t.get("name", f"T{i + 1}")))
-        w = t["work"]
-        if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w) or w <= 0:
-            raise InputError(
-                f"task {names[-1]!r}: work must be a positive finite number, got {w!r}", where=f"tasks[{i}].work"
-            )
-        work.append(float(w))
+        work.append(check_number(t["work"], f"tasks[{i}].work", label=f"task {names[-1]!r}: work"))
     n = len(names)
     if n > MAX_TASKS:
         raise InputError(f"n = {n} tasks: at most {MAX_TASKS} tasks per instance", where="tasks")
@@ -497,7 +519,7 @@ def _read_combinations(combos: list, names: list[str]) -> tuple[np.ndarray, list
             )
         mask = 0
         for t, s in zip(ct, cs, strict=True):
-            if t not in index:
+            if not isinstance(t, str) or t not in index:
                 raise InputError(
                     f"unknown task {t!r} in combination {ct!r}; tasks are {', '.join(names)}",
                     where=f"{where}.tasks",
@@ -506,11 +528,14 @@ def _read_combinations(combos: list, names: list[str]) -> tuple[np.ndarray, list
             if (mask >> i) & 1:
                 raise InputError(f"task {t!r} listed twice in combination {ct!r}", where=f"{where}.tasks")
             mask |= 1 << i
-            if isinstance(s, bool) or not isinstance(s, int | float) or not math.isfinite(s) or s <= 0:
-                raise InputError(
-                    f"speed of task {t!r} in combination {ct!r} must be a positive finite number, got {s!r}",
-                    where=f"{where}.speeds",
-                )
+            check_number(
+                s,
+                f"{where}.speeds",
+                low=MIN_SPEED,
+                allow_low=True,
+                high=MAX_SPEED,
+                label=f"speed of task {t!r} in combination {ct!r}",
+            )
             rows_all.append(i)
             cols_all.append(j)
             vals_all.append(float(s))

@@ -35,6 +35,8 @@ def read_json(path: str | os.PathLike) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"malformed JSON: {exc.msg}", where=f"{p}:{exc.lineno}:{exc.colno}") from None
+    except ValueError:  # Python refuses to convert an integer of more than 4300 digits
+        raise InputError("malformed JSON: an integer of more than 4300 digits", where=str(p)) from None
 
 
 def _is_a_directory(path: str | os.PathLike, example: str) -> InputError:

@@ -115,6 +115,12 @@ class MethodOptions:
         return out
 
     @classmethod
+    def parse_text(cls, name: str, text: str) -> Any:
+        """The value of ``-O name=TEXT`` for this method: its declared type decides how TEXT reads
+        (:func:`parse_option_text`); an unknown name reads generically (refused when checked)."""
+        return parse_option_text(text, _hints(cls).get(name))
+
+    @classmethod
     def from_mapping(cls, given: Mapping[str, Any] | None = None, *, method: str = "") -> Self:
         """The options object for ``given`` (names as keys; missing ones take their default)."""
         given = dict(given or {})
@@ -139,11 +145,21 @@ class NoOptions(MethodOptions):
     """The options of a method that takes none."""
 
 
-def parse_option_text(text: str) -> Any:
+def parse_option_text(text: str, declared: Any = None) -> Any:
     """The value of ``-O name=TEXT``: JSON (``0.3``, ``true``, ``[0.1, 0.2]``, ``"a"``), else
-    ``inf`` / ``-inf`` / ``none`` as a float or ``None``, else the text as a string."""
+    ``inf`` / ``-inf`` / ``none`` as a float or ``None``, else the text as a string.
+
+    For an option ``declared`` as ``str`` the text is the value (a JSON string unquoted):
+    ``penalty=none`` names the choice ``"none"``, not Python's ``None``.
+    """
     import json
 
+    if declared is str:
+        try:
+            value = json.loads(text)
+        except ValueError:  # not JSON (or an integer beyond Python's 4300 digits)
+            return text
+        return value if isinstance(value, str) else text
     low = text.strip().lower()
     if low in ("inf", "+inf", "infinity"):
         return math.inf
@@ -153,7 +169,7 @@ def parse_option_text(text: str) -> Any:
         return None
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON (or an integer beyond Python's 4300 digits)
         return text
 
 

@@ -22,7 +22,8 @@ import math
 
 from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
-from .instance import Application, EvolvingInstance
+from ..core.limits import MAX_GENERATED, MAX_TIME, check_count
+from .instance import MAX_NODES, MAX_STAGES, Application, EvolvingInstance
 
 #: the paper's distribution (section 5.1) and the inferred cluster size
 PAPER = {
@@ -41,9 +42,9 @@ PAPER = {
 SMALL = {**PAPER, "min_apps": 4, "max_apps": 6, "min_stages": 1, "max_stages": 4, "time_unit": 100}
 
 
-def _check_range(low: int, high: int, name: str, minimum: int) -> None:
-    if low < minimum:
-        raise InputError(f"must be >= {minimum}, got {low}", where=f"--min-{name}")
+def _check_range(low: int, high: int, name: str, minimum: int, maximum: int) -> None:
+    check_count(low, f"--min-{name}", low=minimum, high=maximum)
+    check_count(high, f"--max-{name}", low=minimum, high=maximum)
     if high < low:
         raise InputError(f"must be >= --min-{name} ({low}), got {high}", where=f"--max-{name}")
 
@@ -63,11 +64,13 @@ def random_evolving_instance(
     time_unit: int = 1,
 ) -> EvolvingInstance:
     """One test of section 5.1 (defaults: the paper's distribution on 100 nodes)."""
-    _check_range(min_apps, max_apps, "apps", 1)
-    _check_range(min_stages, max_stages, "stages", 1)
-    _check_range(min_nodes, max_nodes, "nodes", 1)
-    if time_unit < 1:
-        raise InputError(f"must be >= 1, got {time_unit}", where="--time-unit")
+    _check_range(min_apps, max_apps, "apps", 1, MAX_GENERATED)
+    _check_range(min_stages, max_stages, "stages", 1, MAX_STAGES // max_apps)
+    _check_range(min_nodes, max_nodes, "nodes", 1, MAX_NODES)
+    check_count(cluster, "--cluster", high=MAX_NODES)
+    check_count(time_unit, "--time-unit", high=int(MAX_TIME))
+    check_count(min_duration, "--min-duration", high=int(MAX_TIME))
+    check_count(max_duration, "--max-duration", high=int(MAX_TIME))
     low, high = math.ceil(min_duration / time_unit), max_duration // time_unit
     if min_duration < 1 or high < low:
         raise InputError(

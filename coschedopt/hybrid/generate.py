@@ -23,17 +23,16 @@ import numpy as np
 
 from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
+from ..core.limits import MAX_GENERATED, check_count
 from . import paper
-from .instance import HybridInstance
+from .instance import MAX_UNITS, HybridInstance
 
 #: query length ranges of the thesis's query sets [I]
 QUERY_SETS = {"main": (100, 5000), "homogeneous": (4500, 5000), "heterogeneous": (4, 35213)}
 
 
-def _positive(value: int, where: str, low: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InputError(f"must be an integer >= {low}, got {value!r}", where=where)
-    return value
+def _positive(value: int, where: str, low: int = 1, high: int = MAX_GENERATED) -> int:
+    return check_count(value, where, low=low, high=high)
 
 
 def truncated_normal(
@@ -51,9 +50,9 @@ def truncated_normal(
 def random_hybrid_instance(n: int, m: int, k: int, *, seed: int | None = 0, decimals: int = 0) -> HybridInstance:
     """The literature's random instance: n tasks, m CPUs, k GPUs (see the module docstring)."""
     _positive(n, "--tasks")
-    _positive(m, "--cpus", 0)
-    _positive(k, "--gpus", 0)
-    _positive(decimals, "--decimals", 0)
+    _positive(m, "--cpus", 0, MAX_UNITS)
+    _positive(k, "--gpus", 0, MAX_UNITS)
+    _positive(decimals, "--decimals", 0, 15)
     if m + k == 0:
         raise InputError("at least one machine is needed, got --cpus 0 and --gpus 0", where="--cpus")
     rng = make_rng(seed)
@@ -97,7 +96,7 @@ def swdual_instance(
     lengths = make_rng(seed).integers(low, high + 1, queries).astype(float)
     residues = cells_total / lengths.sum()
     cells = lengths * residues
-    _positive(decimals, "--decimals", 0)
+    _positive(decimals, "--decimals", 0, 15)
     step = 10.0**-decimals
     return HybridInstance(
         np.maximum(step, np.round(cells / paper.CPU_RATE, decimals)),

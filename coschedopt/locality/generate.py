@@ -20,7 +20,8 @@ from typing import Any
 
 from ..core import InputError, make_rng, read_json
 from ..core.commands import Generator, register_generator
-from .instance import CONSTRAINTS, TOPOLOGIES, LocalityInstance, make_instance
+from ..core.limits import MAX_GENERATED, MAX_TIME, check_count
+from .instance import CONSTRAINTS, MAX_PROCESSORS, TOPOLOGIES, LocalityInstance, make_instance
 
 RECORDS_DIR = Path(__file__).resolve().parent / "data" / "records"
 
@@ -40,9 +41,11 @@ def random_locality_instance(
     seed: int | None = 0,
 ) -> LocalityInstance:
     """n jobs, times uniform in 1..max_time, sizes uniform in 1..max_size (default ell = m/k)."""
-    if n < 1:
-        raise InputError(f"must be >= 1, got {n}", where="--jobs")
-    if processors < 1 or clusters < 1 or processors % clusters:
+    check_count(n, "--jobs", high=MAX_GENERATED)
+    check_count(processors, "--processors", high=MAX_PROCESSORS)
+    check_count(clusters, "--clusters", high=MAX_PROCESSORS)
+    check_count(max_time, "--max-time", high=int(MAX_TIME))
+    if processors % clusters:
         raise InputError(
             f"processors = {processors} must be a positive multiple of clusters = {clusters}", where="--clusters"
         )
@@ -72,6 +75,7 @@ def tight_instance(
     if which == "I1":
         if clusters < 2:
             raise InputError(f"I1 needs at least 2 clusters, got {clusters}", where="--clusters")
+        check_count(clusters, "--clusters", low=2, high=MAX_PROCESSORS // 3, what="I1 has 3 ids a cluster")
         jobs = [(1.0, 2)] * (3 * clusters // 2)
         name = "I1" if clusters == 2 else f"I1-k{clusters}"
         return make_instance(jobs, 3 * clusters, clusters, constraint=constraint, topology=topology, name=name)

@@ -29,7 +29,7 @@ import numpy as np
 from ..core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat
 from .bounds import lower_bound
 from .instance import OnlineInstance
-from .metrics import objective_value
+from .metrics import objective_value, with_objectives
 from .offline import StartWindows, schedule_from_starts, start_windows
 from .schedule import COMPLETED
 
@@ -89,6 +89,7 @@ class CpSatOptions(MethodOptions):
 
 
 @method("online", "cpsat", exact=True, options=CpSatOptions)
+@with_objectives
 def solve_cpsat(
     instance: OnlineInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: CpSatOptions
 ) -> Result:

@@ -22,7 +22,8 @@ import numpy as np
 
 from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
-from .instance import OBJECTIVES, OnlineInstance
+from ..core.limits import MAX_GENERATED, MAX_TIME, check_count, check_number
+from .instance import MAX_PROCESSORS, OBJECTIVES, OnlineInstance
 
 
 def random_instance(
@@ -36,17 +37,17 @@ def random_instance(
     seed: int | None = 0,
 ) -> OnlineInstance:
     """Heavy-tailed integer sizes in [1, max_time], integer releases at offered load ``load``."""
-    if tasks < 1:
-        raise InputError(f"must be >= 1, got {tasks}", where="--tasks")
-    if processors < 1:
-        raise InputError(f"must be >= 1, got {processors}", where="--processors")
-    if max_time < 1:
-        raise InputError(f"must be >= 1, got {max_time}", where="--max-time")
-    if not load > 0:
-        raise InputError(f"must be > 0, got {load}", where="--load")
+    check_count(tasks, "--tasks", high=MAX_GENERATED)
+    check_count(processors, "--processors", high=MAX_PROCESSORS)
+    check_count(max_time, "--max-time", high=int(MAX_TIME))
+    # the release span is the work over (m x load): a tiny load would stretch it beyond the times' limit
+    check_number(load, "--load", low=1e-6, allow_low=True, high=1e6)
     rng = make_rng(seed)
     sizes = np.minimum(np.floor(rng.pareto(1.1, tasks) * 4 + 1), max_time).astype(int)
-    span = int(round(sizes.sum() / (processors * load)))
+    span = float(sizes.sum()) / (processors * load)
+    if span > MAX_TIME:
+        raise InputError(f"the releases would span {span:.3g} s, above {MAX_TIME:g}; raise the load", where="--load")
+    span = int(round(span))
     releases = np.sort(rng.integers(0, span + 1, tasks))
     return OnlineInstance(
         releases,
@@ -60,8 +61,7 @@ def random_instance(
 
 def figure_3_2(size: int = 10, processors: int = 1, objective: str = "sum-flow") -> OnlineInstance:
     """Figure 3.2: T0 (size ``size``) at 0, then ``size`` unit tasks released at 1, 2, ..., size."""
-    if size < 1:
-        raise InputError(f"must be >= 1, got {size}", where="--size")
+    check_count(size, "--size", high=MAX_GENERATED - 1, what="the example has size + 1 tasks")
     releases = np.arange(size + 1)
     sizes = np.r_[size, np.ones(size)]
     return OnlineInstance(releases, sizes, processors, objective=objective, name=f"fig-3-2-p{size}-m{processors}")

@@ -8,10 +8,14 @@ and p_j: its flow counts from its first release, its stretch divides by its size
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
+from ..core import Result
 from .instance import OBJECTIVES, OnlineInstance
 from .schedule import OnlineSchedule
 
@@ -78,3 +82,18 @@ def online_metrics(instance: OnlineInstance, schedule: OnlineSchedule) -> dict[s
     out["wasted_work"] = wasted
     out["wasted_share"] = wasted / float(instance.time.sum())
     return out
+
+
+def with_objectives(solve: Callable[..., Result]) -> Callable[..., Result]:
+    """Decorate a method so that its Result's ``stats`` carry :func:`online_metrics` of its schedule
+    (the six objectives, redirections, ...), as the policies' Results do; the method's own counters
+    are kept (and win on a shared key).  Put it under ``@method``."""
+
+    @functools.wraps(solve)
+    def call(instance: OnlineInstance, **kwargs: Any) -> Result:
+        result = solve(instance, **kwargs)
+        if result.schedule is not None:
+            result.stats = {**online_metrics(instance, result.schedule), **result.stats}
+        return result
+
+    return call

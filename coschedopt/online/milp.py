@@ -27,6 +27,7 @@ import numpy as np
 from ..core import Deadline, MethodOptions, Result, Status, method, option, run_pyomo_highs
 from .bounds import lower_bound
 from .instance import OnlineInstance
+from .metrics import with_objectives
 from .offline import StartWindows, schedule_from_starts, start_windows
 
 MAX_TASKS = 60
@@ -97,6 +98,7 @@ class MilpOptions(MethodOptions):
 
 
 @method("online", "milp", exact=True, options=MilpOptions)
+@with_objectives
 def solve_milp(
     instance: OnlineInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: MilpOptions
 ) -> Result:

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
-from .instance import PackInstance, repair
+from ..core.limits import MAX_GENERATED, check_count
+from .instance import MAX_PROCESSORS, PackInstance, repair
 
 DATA_DIR = Path(__file__).resolve().parent / "data" / "profiles"
 
@@ -43,15 +44,26 @@ def random_profiles(rng: np.random.Generator, n: int, p: int) -> np.ndarray:
     return repair(t)
 
 
+#: cells of the tasks x processors table a generator writes at most: the JSON of 10^6 times
+#: is built in memory first (a few hundred MB)
+MAX_GENERATED_CELLS = 10**6
+
+
+def check_table(n: int, p: int, p_flag: str = "--processors") -> None:
+    """Refuse, before drawing anything, a generated table beyond the limits (one InputError)."""
+    check_count(n, "--tasks", high=MAX_GENERATED)
+    check_count(p, p_flag, high=MAX_PROCESSORS)
+    check_count(n * p, f"--tasks x {p_flag}", high=MAX_GENERATED_CELLS, what="cells of the written table")
+
+
 def random_pack_instance(n: int, p: int, k: int, *, seed: int | None = 0, integer: bool = False) -> PackInstance:
     """A random instance with n tasks, p processors, packs of at most k tasks.
 
     ``integer=True`` rounds times to integers (then repairs): many ties, the hard
     case for tie-breaking bugs.
     """
-    for value, what, flag in ((n, "tasks", "--tasks"), (p, "processors", "--processors"), (k, "k", "-k")):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-            raise InputError(f"the number of {what} ({flag}) must be at least 1, got {value!r}")
+    check_table(n, p)
+    check_count(k, "-k", high=p)
     rng = make_rng(seed)
     t = random_profiles(rng, n, p)
     if integer:
@@ -115,8 +127,8 @@ def synthetic_workload(
     t(i, j) = t(m_i, cores_per_node x j) for j = 1..nodes.  Vectorised: p of a few
     thousand is fine.
     """
-    if n < 1 or nodes < 1 or cores_per_node < 1:
-        raise InputError(f"need n, nodes, cores_per_node >= 1, got {n}, {nodes}, {cores_per_node}")
+    check_table(n, nodes, "--nodes")
+    check_count(cores_per_node, "--cores-per-node", high=MAX_PROCESSORS)
     rng = make_rng(seed)
     forms = list(SEQUENTIAL_FORMS)
     overheads = list(OVERHEAD_FORMS)
@@ -227,6 +239,7 @@ def load_profiles(
         raise InputError("no profile files given")
     profiles = [read_profile_csv(path) for path in paths]
     p = processors if processors is not None else min(max(prof) for prof in profiles)
+    check_table(len(paths), p)
     rows = []
     for path, prof in zip(paths, profiles, strict=True):
         missing = [j for j in range(1, p + 1) if j not in prof]
@@ -302,7 +315,9 @@ def three_partition_instance(values: Sequence[int], bound: int, *, max_pack_size
     if k < 3:
         raise InputError(f"the reduction needs k >= 3, got {k}", where="max_pack_size")
     m = a.size // 3
+    check_count(k, "max_pack_size", high=MAX_PROCESSORS)
     p = bound + (k - 3) * (bound + 1)
+    check_table(a.size + m * (k - 3), p, "--bound")
     j = np.arange(1, p + 1)
     times = np.where(j[None, :] < a[:, None], 1.0 + 1.0 / a[:, None], 1.0)
     names = [f"a{i + 1}" for i in range(a.size)]
@@ -316,8 +331,8 @@ def three_partition_instance(values: Sequence[int], bound: int, *, max_pack_size
 
 def random_three_partition_yes(triplets: int, bound: int, *, seed: int | None = 0) -> list[int]:
     """A random yes-instance of 3-PARTITION: ``triplets`` triples summing to B, B/4 < a_i < B/2, shuffled."""
-    if bound < 12:
-        raise InputError(f"B must be at least 12 to draw B/4 < a < B/2, got {bound}", where="bound")
+    check_count(bound, "--bound", low=12, high=MAX_PROCESSORS, what="B/4 < a < B/2, and B processors")
+    check_count(triplets, "--triplets", high=MAX_GENERATED // 3)
     rng = make_rng(seed)
     lo, hi = bound // 4 + 1, (bound - 1) // 2  # strict B/4 < a < B/2
     out: list[int] = []

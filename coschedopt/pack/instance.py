@@ -13,7 +13,6 @@ profiles to satisfy Equations (1) and (2)").
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -22,9 +21,20 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import InputError
+from ..core.limits import MAX_TIME, check_count, check_number, check_resolution, check_table
 
 #: relative tolerance when checking Eq. (1) and (2) (absorbs float round-off of JSON files)
 PROFILE_RTOL = 1e-9
+
+#: processors at most: the file lists one time per processor count, and the heuristics'
+#: Algorithm 1 and the exact models work on the whole tasks x processors table
+MAX_PROCESSORS = 10**5
+#: tasks at most: the heuristics sort and pack them (O(n log n) to O(n^2)); the exact methods
+#: refuse far fewer themselves
+MAX_TASKS = 10**5
+#: cells of the tasks x processors table at most (80 MB of floats; the heuristics copy it a few
+#: times); a file can only reach it by listing that many times, a generator by its arguments
+MAX_CELLS = 10**7
 
 
 def repair(times: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
@@ -72,6 +82,9 @@ class PackInstance:
         if t.ndim != 2 or t.shape[0] < 1 or t.shape[1] < 1:
             raise InputError(f"times must be a non-empty tasks x processors table, got shape {t.shape}", where="tasks")
         n, p = t.shape
+        check_count(n, "tasks", high=MAX_TASKS, what="the tasks the methods can take")
+        check_count(p, "processors", high=MAX_PROCESSORS, what="the processors the methods can take")
+        check_count(n * p, "tasks", high=MAX_CELLS, what="cells of the tasks x processors table")
         names = tuple(self.task_names) if self.task_names else tuple(f"T{i + 1}" for i in range(n))
         if len(names) != n:
             raise InputError(f"{len(names)} task names for {n} tasks", where="tasks")
@@ -83,13 +96,15 @@ class PackInstance:
             raise InputError(
                 f"max_pack_size must be an integer with 1 <= k <= p = {p}, got {k!r}", where="max_pack_size"
             )
-        bad = ~np.isfinite(t) | (t <= 0)
+        bad = ~np.isfinite(t) | (t <= 0) | (t > MAX_TIME)
         if bad.any():
             i, j = map(int, np.argwhere(bad)[0])
             raise InputError(
-                f"task {names[i]!r}: execution time on {j + 1} processors must be positive and finite, got {float(t[i, j])!r}",
+                f"task {names[i]!r}: execution time on {j + 1} processors must be positive, finite and "
+                f"<= {MAX_TIME:g}, got {float(t[i, j])!r}",
                 where=f"tasks[{i}].times[{j}]",
             )
+        check_resolution(t.min(axis=1), float(t[:, 0].sum()), "tasks[{}].times")
         _check_profile(t, names)
         t.setflags(write=False)
         object.__setattr__(self, "times", t)
@@ -142,10 +157,10 @@ class PackInstance:
             raise InputError("missing field 'max_pack_size'", where="max_pack_size")
         k = data["max_pack_size"]  # range and type checked by the constructor
         tasks = _require(data, "tasks", list)
-        if isinstance(p, bool) or p < 1:
-            raise InputError(f"processors must be a positive integer, got {p!r}", where="processors")
+        check_count(p, "processors", high=MAX_PROCESSORS, what="the processors the methods can take")
         if not tasks:
             raise InputError("at least one task is needed", where="tasks")
+        check_count(len(tasks), "tasks", high=MAX_TASKS, what="the tasks the methods can take")
         names, rows = [], []
         for i, task in enumerate(tasks):
             if not isinstance(task, dict):
@@ -160,16 +175,17 @@ class PackInstance:
                     where=f"tasks[{i}].times",
                 )
             for j, x in enumerate(times):
-                if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x) or x <= 0:
-                    raise InputError(
-                        f"task {names[-1]!r}: execution time on {j + 1} processors must be a positive finite number, got {x!r}",
-                        where=f"tasks[{i}].times[{j}]",
-                    )
+                check_number(
+                    x,
+                    f"tasks[{i}].times[{j}]",
+                    high=MAX_TIME,
+                    label=f"task {names[-1]!r}: execution time on {j + 1} processors",
+                )
             rows.append([float(x) for x in times])
         t = np.array(rows, dtype=float)
         if repair_profiles:
             t = repair(t)
-        return cls(t, k, tuple(names), str(data.get("name", "instance")), dict(data.get("meta", {})))
+        return cls(t, k, tuple(names), str(data.get("name", "instance")), check_table(data.get("meta", {}), "meta"))
 
 
 def _require(data: dict[str, Any], key: str, typ: type) -> Any:

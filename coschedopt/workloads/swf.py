@@ -335,9 +335,14 @@ def _parse_chunk(
     return SWFChunk(np.asarray(numbers, dtype=np.int64), _to_records(values))
 
 
+#: the largest magnitude of a value: job lines are read as floats and stored in int64 columns,
+#: exact up to 2^53; beyond, the conversion would silently wrap (a run time of 1e21 became negative)
+MAX_VALUE = 2.0**53
+
+
 def _clean(values: np.ndarray) -> bool:
-    """Every value finite and every integer field integral."""
-    if not np.isfinite(values).all():
+    """Every value finite, within +-MAX_VALUE, and every integer field integral."""
+    if not np.isfinite(values).all() or np.abs(values).max(initial=0.0) > MAX_VALUE:
         return False
     ints = values[:, _INTEGER_COLUMNS]
     return bool((ints == np.round(ints)).all())
@@ -382,6 +387,8 @@ def parse_swf_line(text: str, *, where: str = "") -> list[float]:
             raise InputError(f"{token!r} is not a number", where=at) from None
         if not np.isfinite(value):
             raise InputError(f"{token!r} is not a finite number", where=at)
+        if abs(value) > MAX_VALUE:
+            raise InputError(f"{token!r} is beyond +-2^53 (the int64 columns take it exactly up to there)", where=at)
         if name not in FRACTIONAL_FIELDS and value != round(value):
             raise InputError(f"{token!r} is not an integer", where=at)
         values.append(value)

@@ -79,3 +79,28 @@ def test_to_dict_is_json_able():
 )
 def test_command_line_text_becomes_a_value(text, value):
     assert parse_option_text(text) == value
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "value"),
+    [
+        ("mode", "none", "none"),  # a string option: 'none' is a name, not null
+        ("mode", '"slow"', "slow"),
+        ("mode", "1", "1"),
+        ("rounds", "none", None),  # an optional option: 'none' is null
+        ("rounds", "3", 3),
+        ("gap", "0.5", 0.5),
+        ("unknown", "none", None),
+    ],
+)
+def test_the_declared_type_decides_how_command_line_text_reads(name, text, value):
+    assert Demo.parse_text(name, text) == value
+
+
+@dataclass(frozen=True)
+class Named(MethodOptions):
+    penalty: str = option("linear", "a choice named none", choices=("none", "linear"))
+
+
+def test_a_string_choice_named_none_is_settable_from_text():
+    assert Named.from_mapping({"penalty": Named.parse_text("penalty", "none")}).penalty == "none"

@@ -63,11 +63,11 @@ INSTANCE = {
         ({"duration": 2, "nodes": 11}, "applications[0].stages[1].nodes: needs 11 nodes, more than the cluster's 10"),
         (
             {"duration": 0, "nodes": 6},
-            "applications[0].stages[1].duration: must be a positive number of seconds, got 0",
+            "applications[0].stages[1].duration: a duration in seconds must be a positive finite number <= 1e+15, got 0",
         ),
         (
             {"duration": -3, "nodes": 6},
-            "applications[0].stages[1].duration: must be a positive number of seconds, got -3",
+            "applications[0].stages[1].duration: a duration in seconds must be a positive finite number <= 1e+15, got -3",
         ),
         ({"duration": 2, "nodes": 5.5}, "applications[0].stages[1].nodes: must be an integer node count, got 5.5"),
     ],

@@ -62,3 +62,16 @@ def test_sweep_hands_out_the_lowest_free_ids_and_reuses_them_at_completion():
     assert out == [[0, 1], [2], [2]]
     with pytest.raises(ValueError, match="capacity broken"):
         sweep_ids([0, 0], [1, 1], [{0: 2}, {0: 2}], [[0, 1, 2]])
+
+
+@pytest.mark.parametrize(("m", "k"), [*PLATFORMS, (12, 3), (12, 4), (20, 5)])
+@pytest.mark.parametrize("constraint", CONSTRAINTS)
+@pytest.mark.parametrize("ring", [False, True])
+def test_placement_count_is_the_number_of_placements_the_milp_lists(m, k, constraint, ring):
+    from coschedopt.locality.milp import placements
+    from coschedopt.locality.placement import placement_count
+
+    jobs = [(1.0, size) for size in range(1, m + 1)]
+    inst = make_instance(jobs, m, k, constraint=constraint, topology="ring" if ring else "line")
+    for j in range(inst.n):
+        assert placement_count(inst, j) == len(placements(inst, j)), (m, k, j + 1, constraint, ring)

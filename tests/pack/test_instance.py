@@ -74,7 +74,7 @@ def test_non_positive_or_non_finite_time(bad):
 
 
 def test_nan_in_array_constructor():
-    with pytest.raises(InputError, match="positive and finite, got nan"):
+    with pytest.raises(InputError, match="positive, finite and <= 1e\\+15, got nan"):
         PackInstance(np.array([[2.0, math.nan]]), 1)
 
 

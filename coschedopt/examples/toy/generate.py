@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from ...core import InputError, make_rng
+from ...core import make_rng
 from ...core.commands import Generator, register_generator
-from .instance import ToyInstance
+from ...core.limits import check_count
+from .instance import MAX_VALUES, ToyInstance
 
 
 def random_toy_instance(size: int, k: int = 1, *, seed: int | None = 0) -> ToyInstance:
     """``size`` integer values uniform in [1, 99]."""
-    if size < 1:
-        raise InputError(f"must be >= 1, got {size}", where="--size")
+    check_count(size, "--size", high=MAX_VALUES)
     values = make_rng(seed).integers(1, 100, size)
     return ToyInstance(tuple(float(v) for v in values), k, name=f"toy-n{size}-k{k}-s{seed}")
 

@@ -5,13 +5,18 @@ JSON: ``{"kind": "toy", "name": "t", "k": 1, "values": [3.0, 1.0, 2.0]}``.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...core import InputError, refuse_unknown
+from ...core.limits import MAX_TIME, check_count, check_numbers, check_resolution
 
 _FIELDS = {"kind", "name", "k", "values"}
+
+#: values at most: the methods sort or permute them (O(n log n)); a 1 MB file holds ~100,000
+MAX_VALUES = 10**6
+#: ``k`` is only a label carried to result tables; bounded like the values
+MAX_K = 10**6
 
 
 @dataclass(frozen=True)
@@ -24,11 +29,10 @@ class ToyInstance:
     def __post_init__(self) -> None:
         if not self.values:
             raise InputError("values must be a non-empty list of positive numbers, got []", where="values")
-        for i, v in enumerate(self.values):
-            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v <= 0:
-                raise InputError(f"must be a positive finite number, got {v!r}", where=f"values[{i}]")
-        if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 1:
-            raise InputError(f"must be a positive integer, got {self.k!r}", where="k")
+        check_count(len(self.values), "values", high=MAX_VALUES, what="the values the methods can take")
+        values = check_numbers(self.values, "values[{}]", high=MAX_TIME)
+        check_resolution(values, float(values.sum()), "values[{}]")
+        check_count(self.k, "k", high=MAX_K)
 
     @property
     def n(self) -> int:
@@ -42,5 +46,5 @@ class ToyInstance:
         refuse_unknown(data, _FIELDS)
         values = data.get("values")
         if not isinstance(values, list):
-            raise InputError(f"must be a list of positive numbers, got {values!r}", where="values")
+            raise InputError(f"must be a list of positive numbers, got {values!r:.80}", where="values")
         return cls(tuple(values), data.get("k", 1), str(data.get("name", "toy")))
