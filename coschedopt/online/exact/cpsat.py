@@ -26,12 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat
-from .bounds import lower_bound
-from .instance import OnlineInstance
-from .metrics import objective_value, with_objectives
+from ...core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat
+from ..bounds import lower_bound
+from ..instance import OnlineInstance
+from ..metrics import objective_value, with_objectives
+from ..schedule import COMPLETED
 from .offline import StartWindows, schedule_from_starts, start_windows
-from .schedule import COMPLETED
 
 MAX_TASKS = 100
 MAX_STARTS = 400_000

@@ -30,12 +30,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import Deadline, MethodOptions, Result, Status, method, option
-from .bounds import area_bound, best_lower_bound, lambda_bound, longest_task_bound, round_up_to_grid
-from .instance import HybridInstance
-from .knapsack import RatioOrder, knapsack_step, ratio_order
-from .listsched import list_makespan, lpt_order, schedule_split
-from .schedule import HybridSchedule
+from ...core import Deadline, MethodOptions, Result, Status, method, option
+from ..bounds import area_bound, best_lower_bound, lambda_bound, longest_task_bound, round_up_to_grid
+from ..instance import HybridInstance
+from ..knapsack import RatioOrder, knapsack_step, ratio_order
+from ..listsched import list_makespan, lpt_order, schedule_split
+from ..schedule import HybridSchedule
 
 
 @dataclass(frozen=True)

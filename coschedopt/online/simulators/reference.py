@@ -21,10 +21,10 @@ import itertools
 
 import numpy as np
 
-from .instance import OnlineInstance
-from .metrics import objective_value
+from ..instance import OnlineInstance
+from ..metrics import objective_value
+from ..schedule import COMPLETED, KILLED, PREEMPTED, OnlineSchedule
 from .rules import PolicyRun
-from .schedule import COMPLETED, KILLED, PREEMPTED, OnlineSchedule
 
 
 class _Proc:

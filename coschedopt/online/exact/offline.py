@@ -23,12 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import MethodRefused
-from .instance import OnlineInstance
-from .metrics import objective_value
-from .policies import simulate
-from .rules import PolicyRun
-from .schedule import COMPLETED, OnlineSchedule
+from ...core import MethodRefused
+from ..instance import OnlineInstance
+from ..metrics import objective_value
+from ..schedule import COMPLETED, OnlineSchedule
+from ..simulators.policies import simulate
+from ..simulators.rules import PolicyRun
 
 
 @dataclass(frozen=True)

@@ -85,10 +85,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Deadline, InputError, MethodOptions, Result, Status, make_rng, method, option
-from .instance import CombosInstance, membership
-from .metrics import trivial_lower_bound
-from .schedule import CombosSchedule
+from ...core import Deadline, InputError, MethodOptions, Result, Status, make_rng, method, option
+from ..instance import CombosInstance, membership
+from ..metrics import trivial_lower_bound
+from ..schedule import CombosSchedule
 
 ACQUISITIONS = ("pi", "ei", "ucb")
 

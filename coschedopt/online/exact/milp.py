@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Deadline, MethodOptions, Result, Status, method, option, run_pyomo_highs
-from .bounds import lower_bound
-from .instance import OnlineInstance
-from .metrics import with_objectives
+from ...core import Deadline, MethodOptions, Result, Status, method, option, run_pyomo_highs
+from ..bounds import lower_bound
+from ..instance import OnlineInstance
+from ..metrics import with_objectives
 from .offline import StartWindows, schedule_from_starts, start_windows
 
 MAX_TASKS = 60

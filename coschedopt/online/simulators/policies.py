@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import MethodOptions, NoOptions, Result, Status, method, option
-from .bounds import lower_bound
-from .instance import OnlineInstance
-from .metrics import online_metrics
+from ...core import MethodOptions, NoOptions, Result, Status, method, option
+from ..bounds import lower_bound
+from ..instance import OnlineInstance
+from ..metrics import online_metrics
+from ..schedule import OnlineSchedule
 from .rules import POLICIES, PolicyRun
-from .schedule import OnlineSchedule
 from .sim_common import simulate_common_queue
 from .sim_dispatch import simulate_dispatch
 
@@ -73,7 +73,7 @@ def _register(name: str, options: type[MethodOptions], doc: str) -> None:
     run_policy.__doc__ = doc
     run_policy.__name__ = run_policy.__qualname__ = name.replace("-", "_")
     dispatch = POLICIES[name][0] == "dispatch"
-    prepare = "coschedopt.online.dispatch:compile_scan" if dispatch else None
+    prepare = "coschedopt.online.simulators.dispatch:compile_scan" if dispatch else None
     relaxation = issubclass(options, PreemptiveOptions)  # preemption is outside the exact methods' model
     method("online", name, options=options, prepare=prepare, relaxation=relaxation)(run_policy)
 

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import MethodOptions, Result, Status, method, option
-from .bounds import best_lower_bound
-from .instance import HybridInstance
-from .knapsack import ratio_order
-from .schedule import HybridSchedule, makespan
+from ...core import MethodOptions, Result, Status, method, option
+from ..bounds import best_lower_bound
+from ..instance import HybridInstance
+from ..knapsack import ratio_order
+from ..schedule import HybridSchedule, makespan
 
 _INF = float("inf")
 

@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Deadline, MethodOptions, Result, Status, method, option, quiet_highs, run_highs, run_pyomo_highs
-from .fcs import fcs_masks
-from .instance import CombosInstance, membership
-from .metrics import trivial_lower_bound
-from .schedule import CombosSchedule
+from ...core import Deadline, MethodOptions, Result, Status, method, option, quiet_highs, run_highs, run_pyomo_highs
+from ..heuristics.fcs import fcs_masks
+from ..instance import CombosInstance, membership
+from ..metrics import trivial_lower_bound
+from ..schedule import CombosSchedule
 
 #: ``backend="auto"`` uses Pyomo up to this many combinations (n <= 10 with all of them), highspy above
 PYOMO_MAX_COMBINATIONS = 1023

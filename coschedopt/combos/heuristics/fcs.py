@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import NoOptions, Result, Status, method
-from .instance import CombosInstance
-from .metrics import fcs_ratio_bound, trivial_lower_bound
-from .schedule import CombosSchedule
+from ...core import NoOptions, Result, Status, method
+from ..instance import CombosInstance
+from ..metrics import fcs_ratio_bound, trivial_lower_bound
+from ..schedule import CombosSchedule
 
 #: a task whose remaining work is below this fraction of b_i is finished (round-off)
 DONE_RTOL = 1e-12

@@ -39,10 +39,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import MethodOptions, MethodRefused, Result, Status, method, option
-from .instance import LocalityInstance, is_contiguous_constraint
-from .placement import first_fit
-from .schedule import LocalitySchedule, makespan
+from ...core import MethodOptions, MethodRefused, Result, Status, method, option
+from ..instance import LocalityInstance, is_contiguous_constraint
+from ..placement import first_fit
+from ..schedule import LocalitySchedule, makespan
 
 #: list orders of ``list``: the instance's order, or a sort (ties keep the instance's order)
 ORDERS = ("given", "size", "time", "area")

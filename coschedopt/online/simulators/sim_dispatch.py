@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import heapq
 
+from ..instance import OnlineInstance
+from ..schedule import KILLED, PREEMPTED, OnlineSchedule
 from .dispatch import QueuePool
 from .events import EventLoop
-from .instance import OnlineInstance
 from .rules import PolicyRun
-from .schedule import KILLED, PREEMPTED, OnlineSchedule
 
 
 def simulate_dispatch(instance: OnlineInstance, run: PolicyRun) -> OnlineSchedule:

@@ -21,10 +21,10 @@ import heapq
 
 import numpy as np
 
-from ..core import Result, Status, method
-from .instance import LocalityInstance
-from .list_scheduling import refuse_above_cluster
-from .schedule import LocalitySchedule
+from ...core import Result, Status, method
+from ..instance import LocalityInstance
+from ..schedule import LocalitySchedule
+from .listsched import refuse_above_cluster
 
 
 def nfdh_batches(instance: LocalityInstance) -> list[list[int]]:

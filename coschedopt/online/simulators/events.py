@@ -13,9 +13,9 @@ from __future__ import annotations
 import heapq
 import math
 
-from .instance import OnlineInstance
+from ..instance import OnlineInstance
+from ..schedule import COMPLETED, OnlineSchedule
 from .rules import PolicyRun
-from .schedule import COMPLETED, OnlineSchedule
 
 
 class EventLoop:

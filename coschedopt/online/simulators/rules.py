@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import InputError, make_rng
-from .instance import OnlineInstance
+from ...core import InputError, make_rng
+from ..instance import OnlineInstance
 
 #: the nine policies: name -> (model, order, redirection)
 POLICIES: dict[str, tuple[str, str, str]] = {

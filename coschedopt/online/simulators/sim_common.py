@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import heapq
 
+from ..instance import OnlineInstance
+from ..schedule import KILLED, PREEMPTED, OnlineSchedule
 from .events import EventLoop
-from .instance import OnlineInstance
 from .rules import PolicyRun
-from .schedule import KILLED, PREEMPTED, OnlineSchedule
 
 
 def simulate_common_queue(instance: OnlineInstance, run: PolicyRun) -> OnlineSchedule:

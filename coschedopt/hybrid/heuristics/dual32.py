@@ -35,12 +35,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option, quiet_highs, run_highs
-from .bounds import best_lower_bound
+from ...core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option, quiet_highs, run_highs
+from ..bounds import best_lower_bound
+from ..instance import HybridInstance
+from ..listsched import schedule_split
+from ..schedule import HybridSchedule, makespan
 from .dual import dual_search
-from .instance import HybridInstance
-from .listsched import schedule_split
-from .schedule import HybridSchedule, makespan
 
 
 @dataclass(frozen=True)

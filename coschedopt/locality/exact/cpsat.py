@@ -42,11 +42,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat
-from .instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint, lower_bound_ticks
-from .list_scheduling import best_list_schedule
-from .placement import range_ids, range_starts, sweep_ids
-from .schedule import LocalitySchedule, makespan
+from ...core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat
+from ..heuristics.listsched import best_list_schedule
+from ..instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint, lower_bound_ticks
+from ..placement import range_ids, range_starts, sweep_ids
+from ..schedule import LocalitySchedule, makespan
 
 
 @dataclass(frozen=True)
