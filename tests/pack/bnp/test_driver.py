@@ -1,4 +1,4 @@
-"""The method end to end (:mod:`coschedopt.pack.bnp.driver`): cross-checked against brute
+"""The method end to end (:mod:`coschedopt.pack.exact.bnp.driver`): cross-checked against brute
 force, ``enumerate`` and ``ilp``; time limits, options, a start schedule; Theorem 2."""
 
 from __future__ import annotations

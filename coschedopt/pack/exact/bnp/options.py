@@ -2,7 +2,7 @@
 
 One frozen :class:`BnpOptions` object is built (and checked) by the registry, passed
 down to every phase of the solver, and sent as it is to the neighbourhood search's
-worker process: no module of :mod:`coschedopt.pack.bnp` reads a tunable of its own.
+worker process: no module of :mod:`coschedopt.pack.exact.bnp` reads a tunable of its own.
 The fields marked ``advanced`` are the tuning knobs (``coschedopt methods pack
 --options`` lists them apart); the measurements behind their defaults are in
 ``benchmarks/results/bnp-notes.md``.
@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ...core import MethodOptions, option
-from ..schedule import PackSchedule
+from ....core import MethodOptions, option
+from ...schedule import PackSchedule
 
 
 @dataclass(frozen=True)

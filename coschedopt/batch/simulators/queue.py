@@ -59,11 +59,11 @@ import sys
 from bisect import insort
 from dataclasses import dataclass
 
-from ..core import Deadline, Result, Status, method, option
-from .allocation import Allocator
-from .instance import BatchInstance
-from .model import JobRecord, SimOptions
-from .procsets import bits_from_ids, full_bits
+from ...core import Deadline, Result, Status, method, option
+from ..allocation import Allocator
+from ..instance import BatchInstance
+from ..model import JobRecord, SimOptions
+from ..procsets import bits_from_ids, full_bits
 
 RESERVATIONS = ("busy-first", "lowest-ids")
 

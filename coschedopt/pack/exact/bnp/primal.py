@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from ...core import Deadline, get_method, methods
-from ..schedule import PackSchedule
+from ....core import Deadline, get_method, methods
+from ...schedule import PackSchedule
 from .colgen import add_columns, column_generation
 from .levels import Windows
 from .local_search import local_search

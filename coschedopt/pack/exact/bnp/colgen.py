@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core import Deadline
+from ....core import Deadline
 from .levels import LevelTable, Windows
 from .master import CoveringMaster, LPSolution
 from .pricing import Cuts, Pricing, price

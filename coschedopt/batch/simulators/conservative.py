@@ -29,11 +29,11 @@ import sys
 import time
 from dataclasses import dataclass
 
-from ..core import Deadline, Result, Status, method, option
-from .instance import BatchInstance
-from .model import JobRecord, SimOptions
-from .profile import Profile
-from .wordprofile import WordProfile
+from ...core import Deadline, Result, Status, method, option
+from ..instance import BatchInstance
+from ..model import JobRecord, SimOptions
+from ..profile import Profile
+from ..wordprofile import WordProfile
 
 REASSIGN_PENALTIES = ("recompute", "keep")
 

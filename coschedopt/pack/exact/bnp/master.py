@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
-from ...core import Deadline, Status, quiet_highs, run_highs
+from ....core import Deadline, Status, quiet_highs, run_highs
 
 INF = highspy.kHighsInf
 #: level marker of the dual-optimal-inequality columns (:meth:`CoveringMaster.add_dominance`)

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from ...core import Deadline
+from ....core import Deadline
 from . import kernels
 from .knapsack import suffix_tables
 from .levels import LevelTable, Windows

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ...core import Deadline
+from ....core import Deadline
 from .levels import LevelTable
 
 

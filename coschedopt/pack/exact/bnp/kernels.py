@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from ...core.deadline import stop_requested
+from ....core.deadline import stop_requested
 
 try:
     import numba

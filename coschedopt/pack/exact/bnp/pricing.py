@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core import Deadline
+from ....core import Deadline
 from .knapsack import PI_EPS, batch_size, best_set_at_level, knapsack, knapsack_values, topk_by_level, useful_items
 from .levels import LevelTable, Windows
 

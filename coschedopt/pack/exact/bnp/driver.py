@@ -13,9 +13,9 @@ import time
 
 import numpy as np
 
-from ...core import Deadline, Result, Status, available_cores
-from ..instance import PackInstance
-from ..schedule import PackSchedule, validate_schedule
+from ....core import Deadline, Result, Status, available_cores
+from ...instance import PackInstance
+from ...schedule import PackSchedule, validate_schedule
 from .closing import complete_sets, enumerate_and_solve, restricted_mip, set_count, solve_complete
 from .colgen import CGResult, column_generation, cut_rounds, level_cut_rounds
 from .levels import LevelTable

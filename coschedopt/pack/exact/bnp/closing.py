@@ -26,8 +26,8 @@ import math
 
 import numpy as np
 
-from ...core import Deadline
-from ..instance import PackInstance
+from ....core import Deadline
+from ...instance import PackInstance
 from .colgen import CGResult
 from .enumeration import TooManyColumns, enumerate_columns
 from .levels import LevelTable, Windows

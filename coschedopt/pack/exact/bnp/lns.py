@@ -50,8 +50,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...core import Deadline
-from ..instance import PackInstance
+from ....core import Deadline
+from ...instance import PackInstance
 from .levels import LevelTable
 from .mips import solve_profile_neighbourhood
 from .options import BnpOptions

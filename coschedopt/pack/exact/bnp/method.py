@@ -9,7 +9,7 @@ disk cache, before :func:`coschedopt.solve` starts the clock.
 
 from __future__ import annotations
 
-from ...core import Result, method
+from ....core import Result, method
 from .options import BnpOptions
 
 
@@ -18,10 +18,10 @@ from .options import BnpOptions
     "branch-and-price",
     exact=True,
     options=BnpOptions,
-    prepare="coschedopt.pack.bnp.warmup:compile_kernels",
+    prepare="coschedopt.pack.exact.bnp.warmup:compile_kernels",
 )
 def solve(instance, *, time_limit, seed, verbose, options: BnpOptions) -> Result:
-    """Exact: set-covering column generation, pack-count cuts and a branch-and-price tree (:mod:`coschedopt.pack.bnp`).
+    """Exact: set-covering column generation, pack-count cuts and a branch-and-price tree (:mod:`coschedopt.pack.exact.bnp`).
 
     Called as ``solve(instance, time_limit=..., seed=..., verbose=..., <option>=...)`` or
     with ``options=`` a :class:`.options.BnpOptions` (the registry checks them either

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
-from ...core import Deadline, SolverRun, Status, run_highs
+from ....core import Deadline, SolverRun, Status, run_highs
 from .master import INF, csc, new_highs
 
 

@@ -25,7 +25,7 @@ import os
 import subprocess
 import sys
 
-from ...core.deadline import stop_requested
+from ....core.deadline import stop_requested
 from . import kernels
 
 #: the kernels called from Python (the others are compiled inside them)
@@ -43,7 +43,7 @@ def compile_kernels() -> None:
 
 def warm_up() -> None:
     """Solve the small instances that call every kernel (each polls the stop request)."""
-    from ..generate import random_pack_instance
+    from ...generate import random_pack_instance
     from .driver import run
     from .options import BnpOptions
 

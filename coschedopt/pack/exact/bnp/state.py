@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ...core import Deadline
-from ..instance import PackInstance
-from ..schedule import PackSchedule
+from ....core import Deadline
+from ...instance import PackInstance
+from ...schedule import PackSchedule
 from .levels import LevelTable, Windows
 from .local_search import local_search
 from .options import BnpOptions
