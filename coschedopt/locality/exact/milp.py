@@ -35,7 +35,7 @@ from typing import Any
 from ...core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option, run_pyomo_highs
 from ..heuristics.listsched import best_list_schedule
 from ..instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint, lower_bound_ticks
-from ..placement import range_ids, range_starts, sweep_ids
+from ..placement import placement_count, range_ids, range_starts, sweep_ids
 from ..schedule import LocalitySchedule, makespan
 
 
@@ -141,7 +141,7 @@ def solve_milp(instance: LocalityInstance, *, time_limit, seed, verbose, options
     ticks, unit = integer_times(instance)
     greedy = best_list_schedule(instance)
     horizon = round(makespan(instance, greedy) / unit)
-    binaries = sum(len(placements(instance, j)) * (horizon - int(ticks[j]) + 1) for j in range(instance.n))
+    binaries = sum(placement_count(instance, j) * (horizon - int(ticks[j]) + 1) for j in range(instance.n))
     if binaries > options.max_binaries:
         raise MethodRefused(
             f"milp: {binaries:,} binaries (horizon {horizon} ticks) above max_binaries = {options.max_binaries:,}; "
