@@ -34,7 +34,7 @@ import numpy as np
 from coschedopt.batch.instance import BatchInstance
 from coschedopt.batch.model import SimOptions
 from coschedopt.batch.platform import Platform
-from coschedopt.batch.queue import EasyOptions, simulate_queue
+from coschedopt.batch.simulators.queue import EasyOptions, simulate_queue
 from coschedopt.workloads import locate_trace, read_swf
 
 DEFAULT_TRACE = "KTH-SP2-1996-2.1-cln.swf.gz"  # found by the toolkit's trace lookup (coschedopt traces fetch KTH-SP2)

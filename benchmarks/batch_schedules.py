@@ -30,7 +30,7 @@ def main() -> int:
     group.add_argument("--compare", help="compare with the schedule's JSON saved here")
     args = parser.parse_args()
 
-    from coschedopt.batch.conservative import ConservativeOptions, simulate_conservative
+    from coschedopt.batch.simulators.conservative import ConservativeOptions, simulate_conservative
     from coschedopt.batch.traces import first_jobs, read_trace, trace_instance
 
     inst = first_jobs(trace_instance(read_trace(Path(args.trace_dir) / TRACES[args.trace])), args.jobs)

@@ -33,7 +33,7 @@ TRACES = {
 
 
 def one_run(path: str, variant: str, jobs: int | None, limit: float, progress: bool, out: mp.Queue) -> None:
-    from coschedopt.batch.conservative import ConservativeOptions, simulate_conservative
+    from coschedopt.batch.simulators.conservative import ConservativeOptions, simulate_conservative
     from coschedopt.batch.traces import first_jobs, read_trace, trace_instance
     from coschedopt.core import Deadline
 

@@ -5,7 +5,7 @@ speeds shrinking by U[alpha_i, 1] per added task, alpha_i drawn in the range).  
 system: the LP optimum, FCS, and the three search strategies (PI, EI, UCB) with a
 measurement time of 10 time units for k in {0.6, 0.8, 0.9, 0.99}; the competitive ratio
 is makespan / LP optimum.  ``--a-plus`` picks the reading of a^+ in PI and EI (see
-:mod:`coschedopt.combos.search`; default the literal one, ``previous-max``).
+:mod:`coschedopt.combos.heuristics.search`; default the literal one, ``previous-max``).
 
 Prints the table (mean and max over the systems) and writes, under ``--out``:
 ``combos_competitive<tag>.json`` (every ratio), ``combos_competitive<tag>.txt`` (the table),
@@ -29,7 +29,7 @@ import numpy as np
 
 import coschedopt as cs
 from coschedopt.combos.generate import random_combos_instance
-from coschedopt.combos.search import A_PLUS_READINGS
+from coschedopt.combos.heuristics.search import A_PLUS_READINGS
 
 STRATEGIES = ("search-pi", "search-ei", "search-ucb")
 DEFAULT_ALPHAS = "0.05-0.15,0.15-0.25,0.25-0.35,0.35-0.45,0.45-0.55,0.55-0.65,0.65-0.75,0.75-0.85,0.85-0.95"

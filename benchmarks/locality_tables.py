@@ -37,9 +37,9 @@ import coschedopt as cs
 from coschedopt.core import write_json
 from coschedopt.locality import CONSTRAINTS
 from coschedopt.locality.generate import RECORDS_DIR, random_locality_instance
-from coschedopt.locality.list_scheduling import graham_bound
+from coschedopt.locality.heuristics.listsched import graham_bound
+from coschedopt.locality.ratio_search import record_slug, search_worst_ratios
 from coschedopt.locality.ratios import RATIOS, constraint_ratios
-from coschedopt.locality.search import record_slug, search_worst_ratios
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PARTS = ("exact", "largest", "ratios", "search", "records")

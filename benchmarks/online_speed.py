@@ -26,8 +26,8 @@ from pathlib import Path
 import coschedopt as cs
 from coschedopt.online import OnlineInstance
 from coschedopt.online.method_c import method_c_instance
-from coschedopt.online.policies import simulate
-from coschedopt.online.rules import POLICIES, PolicyRun
+from coschedopt.online.simulators.policies import simulate
+from coschedopt.online.simulators.rules import POLICIES, PolicyRun
 
 #: Table 3.2, Curie row
 CURIE = {

@@ -28,9 +28,9 @@ import numpy as np
 
 from coschedopt.online.method_c import method_c_instance
 from coschedopt.online.metrics import objective_values
-from coschedopt.online.policies import simulate
 from coschedopt.online.report import sweep_figure
-from coschedopt.online.rules import PolicyRun
+from coschedopt.online.simulators.policies import simulate
+from coschedopt.online.simulators.rules import PolicyRun
 from coschedopt.online.trends import trend_1
 
 GRIDS = {"curie": (range(1, 11), range(1, 11)), "llnl-thunder": (range(1, 11), range(1, 6))}

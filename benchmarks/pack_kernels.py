@@ -1,4 +1,4 @@
-"""Compiled pricing kernels (:mod:`coschedopt.pack.bnp.kernels`) against the numpy/Python
+"""Compiled pricing kernels (:mod:`coschedopt.pack.exact.bnp.kernels`) against the numpy/Python
 reference code they replace, measured in the same process on the same inputs.
 
 For Workload-III (seed 0) at k = 16 and k = 32: the batched knapsack DP of 64 random
@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from coschedopt.pack.bnp import kernels
-from coschedopt.pack.bnp.enumeration import enumerate_level
-from coschedopt.pack.bnp.knapsack import best_set_at_level, knapsack_values
-from coschedopt.pack.bnp.levels import LevelTable
+from coschedopt.pack.exact.bnp import kernels
+from coschedopt.pack.exact.bnp.enumeration import enumerate_level
+from coschedopt.pack.exact.bnp.knapsack import best_set_at_level, knapsack_values
+from coschedopt.pack.exact.bnp.levels import LevelTable
 from coschedopt.pack.generate import random_pack_instance, workload_iii
 
 

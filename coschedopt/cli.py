@@ -318,7 +318,12 @@ def _solve(args: argparse.Namespace) -> int:
         check_output_file(args.output)  # before the work, not after it
     time_limit = effective_time_limit(args.time_limit, m.exact)
     with stop_on_interrupt() as stop:  # a first Ctrl-C stops the method with its best result
-        res = core_solve(inst, args.method, time_limit=time_limit, seed=args.seed, verbose=args.verbose, options=opts)
+        try:
+            res = core_solve(
+                inst, args.method, time_limit=time_limit, seed=args.seed, verbose=args.verbose, options=opts
+            )
+        except MethodRefused as exc:  # the instance is beyond what the method takes: name the file
+            raise exc.located(str(args.instance)) from None
     interrupted = _mark_interrupted(res, stop.requested)
     data = res.to_dict()
     if args.output:

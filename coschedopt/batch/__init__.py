@@ -46,7 +46,7 @@ FAMILY = register_family(
     )
 )
 
-from . import commands, conservative, generate, queue  # noqa: E402,F401  (register the simulators and generators)
+from . import commands, generate, simulators  # noqa: E402,F401  (register the simulators and generators)
 from .export import write_jobs_csv  # noqa: E402
 
 __all__ = ["FAMILY", "BatchInstance", "BatchSchedule", "batch_metrics", "sum_flow", "validate_schedule"]

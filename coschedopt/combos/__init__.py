@@ -52,7 +52,7 @@ FAMILY = register_family(
     )
 )
 
-from . import fcs, generate, lp, measure, search  # noqa: E402,F401  (register methods, generator, command)
+from . import commands, exact, generate, heuristics  # noqa: E402,F401  (register methods, generator, command)
 
 __all__ = [
     "FAMILY",

@@ -19,9 +19,9 @@ Applications change their node needs during the run along a known evolution prof
 
 from ..core import Family, register_family
 from . import metrics as metrics_module
+from .evolution import Profile, fits
 from .instance import Application, EvolvingInstance
 from .metrics import evolving_metrics
-from .profile import Profile, fits
 from .schedule import EvolvingSchedule, NodeAllocation, ScheduledApplication, makespan, validate_schedule
 
 FAMILY = register_family(

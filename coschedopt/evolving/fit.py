@@ -34,7 +34,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .profile import Profile
+from .evolution import Profile
 
 __all__ = ["Placement", "base_fit", "compact_fit", "fit", "trivial_fit"]
 

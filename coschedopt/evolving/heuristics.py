@@ -23,10 +23,10 @@ import math
 from dataclasses import dataclass
 
 from ..core import Deadline, Result, Status, make_rng, method, option
+from .evolution import Profile
 from .instance import EvolvingInstance
 from .listsched import ORDERS, ListSchedule, application_order, cbf_schedule, list_schedule
 from .nodeids import NodeIdOptions, with_node_ids
-from .profile import Profile
 
 #: the paper's variants of Algorithm 2: name -> (stretch limit, compacting)
 VARIANTS: dict[str, tuple[float, bool]] = {

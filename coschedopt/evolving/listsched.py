@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .evolution import Profile
 from .fit import Placement, base_fit, compact_fit
 from .instance import Application, EvolvingInstance
-from .profile import Profile
 from .schedule import EvolvingSchedule, ScheduledApplication
 
 #: list orders: a sort key per application (ties keep submission order)

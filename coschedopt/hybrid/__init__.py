@@ -36,7 +36,7 @@ FAMILY = register_family(
     )
 )
 
-from . import dual, dual32, exact, generate, heuristics  # noqa: E402,F401  (register methods and generators)
+from . import exact, generate, heuristics  # noqa: E402,F401  (register methods and generators)
 
 __all__ = [
     "FAMILY",

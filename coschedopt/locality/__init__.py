@@ -47,9 +47,9 @@ FAMILY = register_family(
     )
 )
 
-from . import cpsat, generate, list_scheduling, milp, nfdh, search  # noqa: E402,F401  (register the methods, the command)
+from . import commands, exact, generate, heuristics  # noqa: E402,F401  (register the methods, the command)
+from .ratio_search import SearchSpace, search_worst_ratios  # noqa: E402
 from .ratios import RATIOS, ConstraintOptima, constraint_ratios, contiguous_to_local  # noqa: E402
-from .search import SearchSpace, search_worst_ratios  # noqa: E402
 
 __all__ = [
     "CONSTRAINTS",

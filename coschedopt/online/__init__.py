@@ -38,7 +38,7 @@ FAMILY = register_family(
     )
 )
 
-from . import cpsat, generate, method_c, milp, policies, table31  # noqa: E402,F401  (register everything)
+from . import commands, exact, generate, simulators  # noqa: E402,F401  (register everything)
 
 __all__ = [
     "FAMILY",

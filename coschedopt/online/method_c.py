@@ -18,17 +18,13 @@ of Curie with Table 3.1's 60-day window and 80,640 processors.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
-from functools import lru_cache
 
 import numpy as np
 
 from ..core import InputError, make_rng
-from ..core.commands import Generator, register_generator
-from ..workloads.traces import TRACE_HELP
-from .instance import OBJECTIVES, OnlineInstance
+from .instance import OnlineInstance
 from .traces import PRESETS, find_trace, read_trace_jobs
 
 DAY = 86400.0
@@ -109,62 +105,6 @@ def method_c_instance(
     )
 
 
-def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--trace", required=True, help=f"a preset of Table 3.1 ({', '.join(PRESETS)}) or {TRACE_HELP}")
-    parser.add_argument("--window-days", type=float, default=None, help="window length s in days (default: Table 3.1)")
-    parser.add_argument(
-        "--trace-processors",
-        type=int,
-        default=None,
-        help="the platform's processors m (default: Table 3.1, or MaxProcs)",
-    )
-    parser.add_argument("--processors", "-m", type=int, default=None, help="the instance's processors (default: m / Q)")
-    parser.add_argument("--rounding", choices=ROUNDINGS, default="round", help="rounding of m / Q (default round)")
-    parser.add_argument("--inside", action="store_true", help="keep the whole window inside the trace's horizon")
-    parser.add_argument(
-        "--start", type=float, default=None, help="window start in the trace's seconds (default: drawn)"
-    )
-    parser.add_argument(
-        "--objective", choices=OBJECTIVES, default="sum-stretch", help="objective (default sum-stretch)"
-    )
-
-
-def _make(
-    *,
-    trace: str,
-    window_days: float | None = None,
-    trace_processors: int | None = None,
-    processors: int | None = None,
-    rounding: str = "round",
-    inside: bool = False,
-    start: float | None = None,
-    objective: str = "sum-stretch",
-    seed: int = 0,
-) -> OnlineInstance:
-    return method_c_instance(
-        trace,
-        window_days=window_days,
-        trace_processors=trace_processors,
-        processors=processors,
-        rounding=rounding,
-        inside=inside,
-        start=start,
-        objective=objective,
-        seed=seed,
-    )
-
-
-register_generator(
-    Generator(
-        family="online",
-        name="method-c",
-        help="Method C instances from a real trace window (thesis §3.5.1, Table 3.1's presets)",
-        add_arguments=_arguments,
-        make=_make,
-    )
-)
-
-
 def small_cut(
     instance: OnlineInstance, tasks: int, processors: int, *, max_time: int = 50, seed: int | None = 0
 ) -> OnlineInstance:
@@ -198,35 +138,3 @@ def small_cut(
         name=f"{instance.name}-cut{tasks}-m{processors}",
         source={**instance.source, "cut_tasks": tasks, "cut_first": first, "time_unit": unit},
     )
-
-
-def _cut_arguments(parser: argparse.ArgumentParser) -> None:
-    _arguments(parser)
-    parser.add_argument("--tasks", "-n", type=int, default=12, help="tasks of the cut (default 12)")
-    parser.add_argument("--cut-processors", type=int, default=3, help="processors of the cut (default 3)")
-    parser.add_argument("--max-time", type=int, default=50, help="the largest size, in time units (default 50)")
-
-
-def _make_cut(
-    *, tasks: int = 12, cut_processors: int = 3, max_time: int = 50, seed: int = 0, **method_c
-) -> OnlineInstance:
-    return small_cut(
-        _cached_make(seed, tuple(sorted(method_c.items()))), tasks, cut_processors, max_time=max_time, seed=seed
-    )
-
-
-@lru_cache(maxsize=4)
-def _cached_make(seed: int, method_c: tuple) -> OnlineInstance:
-    """A suite cuts one Method C instance once per objective: build it once (instances are immutable)."""
-    return _make(seed=seed, **dict(method_c))
-
-
-register_generator(
-    Generator(
-        family="online",
-        name="trace-cut",
-        help="small integer instances cut from a Method C instance (for the exact methods)",
-        add_arguments=_cut_arguments,
-        make=_make_cut,
-    )
-)

@@ -9,13 +9,11 @@ m · window).  The thesis's instance processor counts do not come out of Method 
 
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.commands import Command, register_command
 from .method_c import DAY, method_c_instance
 from .traces import PRESETS, read_trace_jobs
 
@@ -70,24 +68,3 @@ def table_3_1_markdown(rows: list[TraceRow]) -> str:
             f"| {r.mean_load:.2f} |"
         )
     return "\n".join(lines)
-
-
-def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seeds", type=int, default=20, help="instances per trace (default 20, as the thesis)")
-    parser.add_argument("--inside", action="store_true", help="draw the windows inside the traces' horizons")
-
-
-def _run(args: argparse.Namespace) -> int:
-    print(table_3_1_markdown(table_3_1_rows(args.seeds, inside=args.inside, progress=True)))
-    return 0
-
-
-register_command(
-    Command(
-        family="online",
-        name="table-3-1",
-        help="thesis Table 3.1 (traces and Method C instances) beside ours",
-        add_arguments=_arguments,
-        run=_run,
-    )
-)

@@ -39,7 +39,7 @@ FAMILY = register_family(
     )
 )
 
-from . import bnp, exact, generate, heuristics  # noqa: E402,F401  (register methods and generators)
+from . import exact, generate, heuristics  # noqa: E402,F401  (register methods and generators)
 
 __all__ = [
     "FAMILY",

@@ -4,7 +4,7 @@ Time advances one second at a time; a boolean matrix ``busy[t, p]`` holds every
 running job and every reservation; a window is free where no row of it is
 busy; the allocation rules work on plain lists.  Slow (O(T × P) per step) and
 obviously faithful to the rules of the module docstrings of
-``coschedopt.batch.queue`` and ``coschedopt.batch.conservative``, for jobs of
+``coschedopt.batch.simulators.queue`` and ``coschedopt.batch.simulators.conservative``, for jobs of
 positive length.
 """
 

@@ -8,7 +8,7 @@ import pytest
 
 from coschedopt import solve, validate
 from coschedopt.batch.generate import random_workload
-from coschedopt.batch.queue import RESERVATIONS
+from coschedopt.batch.simulators.queue import RESERVATIONS
 from coschedopt.workloads.idsets import parse_ids
 
 from . import reference

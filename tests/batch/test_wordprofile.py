@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from coschedopt.batch.allocation import Allocator
-from coschedopt.batch.conservative import ConservativeOptions, simulate_conservative
 from coschedopt.batch.generate import random_workload
 from coschedopt.batch.platform import Platform
 from coschedopt.batch.procsets import ids_from_bits, ids_from_bytes
 from coschedopt.batch.profile import Profile
+from coschedopt.batch.simulators.conservative import ConservativeOptions, simulate_conservative
 from coschedopt.batch.traces import first_jobs, read_trace, trace_instance
 from coschedopt.batch.wordprofile import WordProfile
 from tests.tracefiles import CURIE_EXCERPT, KTH_EXCERPT

@@ -1,4 +1,4 @@
-"""combos/fcs.py: FCS within Theorem 1's bound."""
+"""combos/heuristics/fcs.py: FCS within Theorem 1's bound."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""combos/lp.py: LP (2) by Pyomo and by highspy, its dual bound, against vertex enumeration."""
+"""combos/exact/lp.py: LP (2) by Pyomo and by highspy, its dual bound, against vertex enumeration."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 
 import coschedopt as cs
+from coschedopt.combos.exact.lp import dual_bound, solve_lp_highspy, solve_lp_pyomo
 from coschedopt.combos.generate import random_combos_instance
-from coschedopt.combos.lp import dual_bound, solve_lp_highspy, solve_lp_pyomo
 from coschedopt.core import Status
 
 from .strategies import combos_instances

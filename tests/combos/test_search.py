@@ -1,4 +1,4 @@
-"""combos/search.py: the online searches PI / EI / UCB (section 4)."""
+"""combos/heuristics/search.py: the online searches PI / EI / UCB (section 4)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 import coschedopt as cs
 from coschedopt.combos import validate_schedule
 from coschedopt.combos.generate import random_combos_instance
-from coschedopt.combos.search import A_PLUS_READINGS, acquisition_values, best_candidates, normal_cdf, normal_pdf
+from coschedopt.combos.heuristics.search import (
+    A_PLUS_READINGS,
+    acquisition_values,
+    best_candidates,
+    normal_cdf,
+    normal_pdf,
+)
 from coschedopt.core import InputError, Status
 
 from .strategies import combos_instances

@@ -179,6 +179,17 @@ REPORTED = [
     ({"kind": "locality", "processors": 10**30, "clusters": 1, "jobs": [{"time": 3, "size": 1}]}, "list"),
     ({"kind": "evolving", "nodes": 10, "applications": [{"stages": [{"duration": 1e308, "nodes": 2}]}]}, "nos"),
     ({"kind": "hybrid", "cpus": 2, "gpus": 1, "tasks": [{"cpu_time": 1e308, "gpu_time": 1}]}, "heft"),
+    # the placement MILP counts its placements before listing any (it listed 3 GB of ranges at 10^4 ids)
+    (
+        {
+            "kind": "locality",
+            "processors": 30000,
+            "clusters": 3,
+            "constraint": "contiguous",
+            "jobs": [{"time": 1 + j % 3, "size": 15000} for j in range(6)],
+        },
+        "milp",
+    ),
 ]
 
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 import coschedopt as cs
 from coschedopt.core import get_method
 from coschedopt.evolving import EvolvingInstance
+from coschedopt.evolving.evolution import Profile
 from coschedopt.evolving.heuristics import VARIANTS, makespan_lower_bound
 from coschedopt.evolving.listsched import ORDERS, application_order, list_schedule
-from coschedopt.evolving.profile import Profile
 
 from .strategies import LIMITS, instances
 

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 import coschedopt as cs
 from coschedopt.core import Deadline
 from coschedopt.hybrid import HybridInstance, makespan, validate_schedule
-from coschedopt.hybrid.dual import dual2_step
-from coschedopt.hybrid.dual32 import Dual32Options, dual32_step
 from coschedopt.hybrid.generate import random_hybrid_instance
+from coschedopt.hybrid.heuristics.dual import dual2_step
+from coschedopt.hybrid.heuristics.dual32 import Dual32Options, dual32_step
 from coschedopt.hybrid.knapsack import ratio_order
 from coschedopt.hybrid.listsched import _heapq_loop, list_schedule
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 
 import coschedopt as cs
 from coschedopt.hybrid import HybridInstance, makespan
-from coschedopt.hybrid.heuristics import heft_schedule, heteroprio_schedule
+from coschedopt.hybrid.heuristics.greedy import heft_schedule, heteroprio_schedule
 from coschedopt.hybrid.knapsack import ratio_order
 
 from .strategies import hybrid_instances

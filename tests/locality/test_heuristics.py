@@ -10,7 +10,7 @@ from hypothesis import given, settings
 import coschedopt as cs
 from coschedopt.core import MethodRefused
 from coschedopt.locality import make_instance
-from coschedopt.locality.list_scheduling import (
+from coschedopt.locality.heuristics.listsched import (
     ORDERS,
     constraint_allocator,
     graham_bound,
@@ -18,7 +18,7 @@ from coschedopt.locality.list_scheduling import (
     list_schedule,
     rcs_list_bound,
 )
-from coschedopt.locality.nfdh import nfdh_batches, nfdh_bound, nfdh_lemma_bound
+from coschedopt.locality.heuristics.nfdh import nfdh_batches, nfdh_bound, nfdh_lemma_bound
 from coschedopt.locality.schedule import makespan
 
 from .strategies import locality_instances

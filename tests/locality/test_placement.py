@@ -68,7 +68,7 @@ def test_sweep_hands_out_the_lowest_free_ids_and_reuses_them_at_completion():
 @pytest.mark.parametrize("constraint", CONSTRAINTS)
 @pytest.mark.parametrize("ring", [False, True])
 def test_placement_count_is_the_number_of_placements_the_milp_lists(m, k, constraint, ring):
-    from coschedopt.locality.milp import placements
+    from coschedopt.locality.exact.milp import placements
     from coschedopt.locality.placement import placement_count
 
     jobs = [(1.0, size) for size in range(1, m + 1)]

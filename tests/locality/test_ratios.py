@@ -44,7 +44,7 @@ def test_optima_are_ordered_and_every_ratio_is_within_its_theorem(inst):
     assert v["none"] <= min(v["contiguous"], v["local"]) and max(v["contiguous"], v["local"]) <= v["contiguous+local"]
     for name, r in opt.ratios.items():
         # Theorem 2 (C^L/C <= 2) is checked as the thesis states it, although its proof leans on an RCS
-        # bound that is false as quoted (see coschedopt.locality.list_scheduling)
+        # bound that is false as quoted (see coschedopt.locality.heuristics.listsched)
         assert 1 <= r <= RATIOS[name].upper, (name, r)
     assert v["contiguous+local"] <= 3 * inst.lower_bound + 1e-9  # Theorem 5 through Theorem 4
 

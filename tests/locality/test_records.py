@@ -10,8 +10,8 @@ import pytest
 from coschedopt.bench import load_suite
 from coschedopt.locality import LocalityInstance
 from coschedopt.locality.generate import load_record, record_instance, record_names
+from coschedopt.locality.ratio_search import record_slug
 from coschedopt.locality.ratios import RATIOS, constraint_ratios
-from coschedopt.locality.search import record_slug
 
 NAMES = record_names()
 

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from coschedopt.cli import main
 from coschedopt.core import InputError, make_rng
 from coschedopt.locality import LocalityInstance
-from coschedopt.locality.ratios import RATIOS, constraint_ratios
-from coschedopt.locality.search import (
+from coschedopt.locality.ratio_search import (
     SearchSpace,
     _neighbour,
     _random_instance,
@@ -22,6 +21,7 @@ from coschedopt.locality.search import (
     record_slug,
     search_worst_ratios,
 )
+from coschedopt.locality.ratios import RATIOS, constraint_ratios
 
 TINY = SearchSpace(max_jobs=4, max_time=2, max_clusters=2, max_cluster_size=3, enum_jobs=3, enum_time=1)
 
@@ -89,7 +89,7 @@ def test_bad_search_arguments_are_refused(capsys):
 
 def test_records_on_one_cluster_count_for_both_contiguity_ratios():
     from coschedopt.locality import make_instance
-    from coschedopt.locality.search import _cross_offer, _Elites, _Evaluator
+    from coschedopt.locality.ratio_search import _cross_offer, _Elites, _Evaluator
 
     inst = make_instance([(4, 3), (2, 2), (3, 1), (2, 1), (3, 3), (3, 2), (4, 1), (4, 3)], 6, 1)  # C = 9, C^C = 10
     elites = {"C^C/C": _Elites(), "C^{C+L}/C^L": _Elites()}

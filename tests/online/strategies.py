@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from coschedopt.online import OBJECTIVES, OnlineInstance
-from coschedopt.online.rules import POLICIES, PolicyRun
+from coschedopt.online.simulators.rules import POLICIES, PolicyRun
 
 
 @st.composite

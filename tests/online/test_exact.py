@@ -13,13 +13,13 @@ import coschedopt as cs
 from coschedopt.core import InputError, MethodRefused, Status
 from coschedopt.online import OnlineInstance, validate_schedule
 from coschedopt.online.bounds import fast_machine_fcfs_max_flow, fast_machine_srpt_flow, lower_bound, work_bound
-from coschedopt.online.cpsat import integer_costs
+from coschedopt.online.exact.cpsat import integer_costs
+from coschedopt.online.exact.offline import start_windows
 from coschedopt.online.generate import random_instance
 from coschedopt.online.metrics import objective_value
-from coschedopt.online.offline import start_windows
-from coschedopt.online.policies import simulate
-from coschedopt.online.reference import brute_force_optimum
-from coschedopt.online.rules import POLICIES, PolicyRun
+from coschedopt.online.simulators.policies import simulate
+from coschedopt.online.simulators.reference import brute_force_optimum
+from coschedopt.online.simulators.rules import POLICIES, PolicyRun
 
 from .strategies import online_instances
 

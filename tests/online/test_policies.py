@@ -13,9 +13,9 @@ from coschedopt.core import InputError
 from coschedopt.online import OnlineInstance, validate_schedule
 from coschedopt.online.generate import figure_3_2
 from coschedopt.online.metrics import objective_value
-from coschedopt.online.policies import simulate
-from coschedopt.online.reference import brute_force_optimum, reference_schedule
-from coschedopt.online.rules import NON_PREEMPTIVE, POLICIES, PolicyRun
+from coschedopt.online.simulators.policies import simulate
+from coschedopt.online.simulators.reference import brute_force_optimum, reference_schedule
+from coschedopt.online.simulators.rules import NON_PREEMPTIVE, POLICIES, PolicyRun
 
 from .strategies import online_instances, policy_runs
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import solve as cs_solve
-from ..heuristics import heft_schedule, heteroprio_schedule
+from ..heuristics.greedy import heft_schedule, heteroprio_schedule
 from ..instance import HybridInstance
 from ..listsched import schedule_split
 from ..schedule import HybridSchedule, makespan, stack_on_units

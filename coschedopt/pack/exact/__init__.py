@@ -9,10 +9,11 @@ Importing this package registers, under family ``pack``:
   tasks, each pack at its optimal single-pack cost), as a dynamic program over subsets
   (:mod:`.subset_dp`);
 * ``matching`` -- Theorem 1: k = 1 directly, k = 2 as a minimum-weight perfect matching
-  (:mod:`.matching`).
+  (:mod:`.matching`);
+* ``branch-and-price`` -- column generation over packs, one module per phase (:mod:`.bnp`).
 """
 
-from . import ilp, matching, subset_dp  # noqa: F401  (register the methods)
+from . import bnp, ilp, matching, subset_dp  # noqa: F401  (register the methods)
 from .common import one_task_per_pack_schedule, simple_lower_bound
 from .ilp import build_theorem4_model, build_theorem4_pulp
 from .matching import pair_costs

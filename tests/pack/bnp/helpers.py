@@ -1,4 +1,4 @@
-"""What the tests of :mod:`coschedopt.pack.bnp` share: brute-force references, the
+"""What the tests of :mod:`coschedopt.pack.exact.bnp` share: brute-force references, the
 method's result check, and solver states built as the solver builds them."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from hypothesis import strategies as hst
 import coschedopt as cs
 from coschedopt.core import Deadline
 from coschedopt.pack import PackInstance, min_processors_single_pack, validate_schedule
-from coschedopt.pack.bnp import BnpOptions
-from coschedopt.pack.bnp.colgen import column_generation, level_cut_rounds
-from coschedopt.pack.bnp.levels import LevelTable, Windows
-from coschedopt.pack.bnp.master import CoveringMaster
-from coschedopt.pack.bnp.primal import seed_incumbent
-from coschedopt.pack.bnp.state import State
+from coschedopt.pack.exact.bnp import BnpOptions
+from coschedopt.pack.exact.bnp.colgen import column_generation, level_cut_rounds
+from coschedopt.pack.exact.bnp.levels import LevelTable, Windows
+from coschedopt.pack.exact.bnp.master import CoveringMaster
+from coschedopt.pack.exact.bnp.primal import seed_incumbent
+from coschedopt.pack.exact.bnp.state import State
 from coschedopt.pack.generate import random_pack_instance
 
 METHOD = "branch-and-price"

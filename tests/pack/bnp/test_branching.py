@@ -1,4 +1,4 @@
-"""Branching decisions (:mod:`coschedopt.pack.bnp.branching`): strong branching on pack counts."""
+"""Branching decisions (:mod:`coschedopt.pack.exact.bnp.branching`): strong branching on pack counts."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import math
 import pytest
 
 from coschedopt.core import Deadline
-from coschedopt.pack.bnp import BnpOptions
-from coschedopt.pack.bnp.branching import count_branch
+from coschedopt.pack.exact.bnp import BnpOptions
+from coschedopt.pack.exact.bnp.branching import count_branch
 
 from .helpers import node_with_fractional_counts
 

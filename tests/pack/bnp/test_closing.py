@@ -1,4 +1,4 @@
-"""Closing gaps exactly (:mod:`coschedopt.pack.bnp.closing`): the complete master and its
+"""Closing gaps exactly (:mod:`coschedopt.pack.exact.bnp.closing`): the complete master and its
 exact-cover search, the enumeration's exact ratio, the tree nodes' time-boxed probe MIPs."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 import coschedopt as cs
 from coschedopt.core import Deadline
 from coschedopt.pack import PackInstance
-from coschedopt.pack.bnp import BnpOptions, closing
-from coschedopt.pack.bnp.closing import cover_search, exact_ratio
-from coschedopt.pack.bnp.colgen import CGResult
-from coschedopt.pack.bnp.levels import LevelTable
-from coschedopt.pack.bnp.pricing import Cuts
-from coschedopt.pack.bnp.state import State
+from coschedopt.pack.exact.bnp import BnpOptions, closing
+from coschedopt.pack.exact.bnp.closing import cover_search, exact_ratio
+from coschedopt.pack.exact.bnp.colgen import CGResult
+from coschedopt.pack.exact.bnp.levels import LevelTable
+from coschedopt.pack.exact.bnp.pricing import Cuts
+from coschedopt.pack.exact.bnp.state import State
 from coschedopt.pack.generate import random_pack_instance
 
 from ..strategies import pack_instances

@@ -1,4 +1,4 @@
-"""Column generation and its cuts (:mod:`coschedopt.pack.bnp.colgen`): the pack-count
+"""Column generation and its cuts (:mod:`coschedopt.pack.exact.bnp.colgen`): the pack-count
 bounds, subset-row cuts, count rows no column meets yet, dual-optimal inequalities."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 
 import coschedopt as cs
 from coschedopt.pack import PackInstance
-from coschedopt.pack.bnp.colgen import column_generation, pack_count_bounds
-from coschedopt.pack.bnp.levels import LevelTable
+from coschedopt.pack.exact.bnp.colgen import column_generation, pack_count_bounds
+from coschedopt.pack.exact.bnp.levels import LevelTable
 from coschedopt.pack.generate import random_pack_instance
 
 from ..strategies import pack_instances

@@ -1,4 +1,4 @@
-"""The method end to end (:mod:`coschedopt.pack.bnp.driver`): cross-checked against brute
+"""The method end to end (:mod:`coschedopt.pack.exact.bnp.driver`): cross-checked against brute
 force, ``enumerate`` and ``ilp``; time limits, options, a start schedule; Theorem 2."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import coschedopt as cs
-from coschedopt.pack import PackInstance, bnp, validate_schedule
+from coschedopt.pack import PackInstance, validate_schedule
+from coschedopt.pack.exact import bnp
 from coschedopt.pack.generate import random_pack_instance
 
 from ..strategies import pack_instances

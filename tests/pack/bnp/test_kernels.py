@@ -1,4 +1,4 @@
-"""The compiled kernels (:mod:`coschedopt.pack.bnp.kernels`) against the numpy and Python
+"""The compiled kernels (:mod:`coschedopt.pack.exact.bnp.kernels`) against the numpy and Python
 code they replace: the same values, sets and columns, in the same order."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coschedopt.core import Deadline
-from coschedopt.pack.bnp import kernels
-from coschedopt.pack.bnp.enumeration import TooManyColumns, enumerate_level
-from coschedopt.pack.bnp.knapsack import best_set_at_level, knapsack, knapsack_values, useful_items
-from coschedopt.pack.bnp.levels import LevelTable, Windows
+from coschedopt.pack.exact.bnp import kernels
+from coschedopt.pack.exact.bnp.enumeration import TooManyColumns, enumerate_level
+from coschedopt.pack.exact.bnp.knapsack import best_set_at_level, knapsack, knapsack_values, useful_items
+from coschedopt.pack.exact.bnp.levels import LevelTable, Windows
 from coschedopt.pack.generate import random_pack_instance
 
 from .helpers import knapsack_items

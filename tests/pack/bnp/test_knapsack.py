@@ -1,4 +1,4 @@
-"""The knapsack DP of the pricing (:mod:`coschedopt.pack.bnp.knapsack`) against brute force."""
+"""The knapsack DP of the pricing (:mod:`coschedopt.pack.exact.bnp.knapsack`) against brute force."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coschedopt.pack.bnp.knapsack import knapsack, useful_items
+from coschedopt.pack.exact.bnp.knapsack import knapsack, useful_items
 
 from .helpers import knapsack_items
 

@@ -1,11 +1,11 @@
-"""The level table (:mod:`coschedopt.pack.bnp.levels`): the processor order of the tasks."""
+"""The level table (:mod:`coschedopt.pack.exact.bnp.levels`): the processor order of the tasks."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from coschedopt.pack.bnp.levels import LevelTable
+from coschedopt.pack.exact.bnp.levels import LevelTable
 from coschedopt.pack.generate import random_pack_instance
 
 

@@ -1,4 +1,4 @@
-"""The large neighbourhood search (:mod:`coschedopt.pack.bnp.lns`): windows left optimal, in
+"""The large neighbourhood search (:mod:`coschedopt.pack.exact.bnp.lns`): windows left optimal, in
 this process and in a worker, retries with longer boxes, wider stages, profile moves."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import pytest
 import coschedopt as cs
 from coschedopt.core import Deadline
 from coschedopt.pack import PackInstance
-from coschedopt.pack.bnp import BnpOptions
-from coschedopt.pack.bnp.driver import solve_window
-from coschedopt.pack.bnp.levels import LevelTable
-from coschedopt.pack.bnp.lns import Neighbourhoods
-from coschedopt.pack.bnp.state import State
+from coschedopt.pack.exact.bnp import BnpOptions
+from coschedopt.pack.exact.bnp.driver import solve_window
+from coschedopt.pack.exact.bnp.levels import LevelTable
+from coschedopt.pack.exact.bnp.lns import Neighbourhoods
+from coschedopt.pack.exact.bnp.state import State
 from coschedopt.pack.generate import random_pack_instance
 
 from .helpers import check_result, solve

@@ -1,4 +1,4 @@
-"""The covering master on HiGHS (:mod:`coschedopt.pack.bnp.master`): restarts from an earlier
+"""The covering master on HiGHS (:mod:`coschedopt.pack.exact.bnp.master`): restarts from an earlier
 basis, column purges and deletes, dominance columns under windows, iteration limits."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from coschedopt.core import Deadline
-from coschedopt.pack.bnp.colgen import column_generation
-from coschedopt.pack.bnp.levels import LevelTable
-from coschedopt.pack.bnp.master import BASIC, CoveringMaster
-from coschedopt.pack.bnp.tree import add_singletons
+from coschedopt.pack.exact.bnp.colgen import column_generation
+from coschedopt.pack.exact.bnp.levels import LevelTable
+from coschedopt.pack.exact.bnp.master import BASIC, CoveringMaster
+from coschedopt.pack.exact.bnp.tree import add_singletons
 from coschedopt.pack.generate import random_pack_instance
 
 from .helpers import node_with_fractional_counts, seeded_master

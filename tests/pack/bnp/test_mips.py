@@ -1,4 +1,4 @@
-"""The pack-profile MIPs (:mod:`coschedopt.pack.bnp.mips`) against brute force and ``enumerate``."""
+"""The pack-profile MIPs (:mod:`coschedopt.pack.exact.bnp.mips`) against brute force and ``enumerate``."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import coschedopt as cs
-from coschedopt.pack.bnp.levels import LevelTable
-from coschedopt.pack.bnp.mips import solve_profile_assignment, solve_profile_neighbourhood
+from coschedopt.pack.exact.bnp.levels import LevelTable
+from coschedopt.pack.exact.bnp.mips import solve_profile_assignment, solve_profile_neighbourhood
 from coschedopt.pack.generate import random_pack_instance
 
 

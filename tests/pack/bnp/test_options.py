@@ -1,4 +1,4 @@
-"""The options of branch-and-price (:mod:`coschedopt.pack.bnp.options`): declared once, checked
+"""The options of branch-and-price (:mod:`coschedopt.pack.exact.bnp.options`): declared once, checked
 at construction, the same object for every phase and the search's worker process."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 import coschedopt as cs
 from coschedopt.core import get_method
-from coschedopt.pack.bnp import BnpOptions
+from coschedopt.pack.exact.bnp import BnpOptions
 
 PUBLIC = {
     "gap": 0.0,

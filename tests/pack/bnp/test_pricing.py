@@ -1,4 +1,4 @@
-"""Pricing and enumeration (:mod:`coschedopt.pack.bnp.pricing`, :mod:`.enumeration`) against
+"""Pricing and enumeration (:mod:`coschedopt.pack.exact.bnp.pricing`, :mod:`.enumeration`) against
 brute force over task subsets: plain, with subset-row cuts, with level windows and bonuses."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from coschedopt.pack import PackInstance
-from coschedopt.pack.bnp.enumeration import enumerate_columns
-from coschedopt.pack.bnp.knapsack import best_set_at_level, knapsack_values
-from coschedopt.pack.bnp.levels import LevelTable
-from coschedopt.pack.bnp.pricing import Cuts, best_set_with_cuts, price
+from coschedopt.pack.exact.bnp.enumeration import enumerate_columns
+from coschedopt.pack.exact.bnp.knapsack import best_set_at_level, knapsack_values
+from coschedopt.pack.exact.bnp.levels import LevelTable
+from coschedopt.pack.exact.bnp.pricing import Cuts, best_set_with_cuts, price
 
 from ..strategies import pack_instances
 from .helpers import all_columns, extended_columns, random_windows

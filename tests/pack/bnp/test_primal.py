@@ -1,4 +1,4 @@
-"""The root's primal heuristics (:mod:`coschedopt.pack.bnp.primal`): the top-down dives."""
+"""The root's primal heuristics (:mod:`coschedopt.pack.exact.bnp.primal`): the top-down dives."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 
 import coschedopt as cs
 from coschedopt.core import Deadline
-from coschedopt.pack.bnp import primal
-from coschedopt.pack.bnp.colgen import CGResult, column_generation, level_cut_rounds
-from coschedopt.pack.bnp.levels import LevelTable
+from coschedopt.pack.exact.bnp import primal
+from coschedopt.pack.exact.bnp.colgen import CGResult, column_generation, level_cut_rounds
+from coschedopt.pack.exact.bnp.levels import LevelTable
 from coschedopt.pack.generate import random_pack_instance
 
 from .helpers import is_schedule, seeded_master

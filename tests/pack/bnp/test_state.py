@@ -1,10 +1,10 @@
-"""The solver state (:mod:`coschedopt.pack.bnp.state`): what may become the incumbent."""
+"""The solver state (:mod:`coschedopt.pack.exact.bnp.state`): what may become the incumbent."""
 
 from __future__ import annotations
 
 from coschedopt.core import Deadline
-from coschedopt.pack.bnp.levels import LevelTable
-from coschedopt.pack.bnp.state import State, cover_cost
+from coschedopt.pack.exact.bnp.levels import LevelTable
+from coschedopt.pack.exact.bnp.state import State, cover_cost
 from coschedopt.pack.generate import random_pack_instance
 
 

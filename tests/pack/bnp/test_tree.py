@@ -1,4 +1,4 @@
-"""The tree (:mod:`coschedopt.pack.bnp.tree`): exact alone, with count and window branches,
+"""The tree (:mod:`coschedopt.pack.exact.bnp.tree`): exact alone, with count and window branches,
 column purges and plunges; lazy node rows; the covers it reads off node LPs."""
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from hypothesis import HealthCheck, given, settings
 import coschedopt as cs
 from coschedopt.core import Deadline
 from coschedopt.pack import PackInstance
-from coschedopt.pack.bnp import driver
-from coschedopt.pack.bnp.branching import Node
-from coschedopt.pack.bnp.colgen import column_generation, pack_count_bounds
-from coschedopt.pack.bnp.levels import LevelTable, Windows
-from coschedopt.pack.bnp.master import CoveringMaster
-from coschedopt.pack.bnp.state import State
-from coschedopt.pack.bnp.tree import add_singletons, integral_cover, node_lp, profile_cover, select
+from coschedopt.pack.exact.bnp import driver
+from coschedopt.pack.exact.bnp.branching import Node
+from coschedopt.pack.exact.bnp.colgen import column_generation, pack_count_bounds
+from coschedopt.pack.exact.bnp.levels import LevelTable, Windows
+from coschedopt.pack.exact.bnp.master import CoveringMaster
+from coschedopt.pack.exact.bnp.state import State
+from coschedopt.pack.exact.bnp.tree import add_singletons, integral_cover, node_lp, profile_cover, select
 from coschedopt.pack.generate import random_pack_instance
 
 from ..strategies import pack_instances

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from coschedopt.core.deadline import request_stop, stop_on_interrupt
-from coschedopt.pack.bnp import kernels, warmup
+from coschedopt.pack.exact.bnp import kernels, warmup
 
 
 def _warm_up_children() -> list[str]:

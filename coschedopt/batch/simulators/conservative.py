@@ -1,0 +1,165 @@
+"""Conservative backfilling with processor identities and reassignment (thesis §4.5.1, §5.4-5.5).
+
+Each job is reserved at its submission, in FCFS order, at the earliest slice of
+the availability profile (:class:`.profile.Profile`, Alg. 1) where the
+allocation variant accepts the processors free for its whole requested time;
+a reservation is never delayed.  The job then runs for its penalised run time
+(:mod:`.model`) and frees the unused rest of its reservation when it ends
+early.  At one instant, in this order (the author's simulator):
+
+1. completions free the unused part of their reservations;
+2. reassignment (``reassign``, after at least one early completion): the
+   reserved, unstarted jobs are scanned in FCFS order and a job moves to *now*
+   if it can start now for its whole requested time with the variant's rule
+   (its own reservation counted as free); jobs never move to a later time;
+3. submissions are reserved, and their penalty computed from the processors;
+4. the jobs whose reservation starts now start.
+
+A zero-length job frees its processors after the instant it starts in, seen
+by the next instant (the convention of :mod:`.queue`).  Cost per job: one
+profile search (O(slices × P/64) words) and O(slices) updates; reassignment
+adds a pass over the queue at each instant with an early completion, where a
+job is tried only if the processors free now are enough.
+"""
+
+from __future__ import annotations
+
+import heapq
+import sys
+import time
+from dataclasses import dataclass
+
+from ...core import Deadline, Result, Status, method, option
+from ..instance import BatchInstance
+from ..model import JobRecord, SimOptions
+from ..profile import Profile
+from ..wordprofile import WordProfile
+
+REASSIGN_PENALTIES = ("recompute", "keep")
+
+
+@dataclass(frozen=True)
+class ConservativeOptions(SimOptions):
+    reassign: bool = option(True, "move reserved jobs to now after early completions (thesis §5.5)")
+    reassign_penalty: str = option(
+        "recompute",
+        "on a move: recompute the penalty on the new processors, or keep it (author's code)",
+        choices=REASSIGN_PENALTIES,
+    )
+
+    def model(self) -> dict[str, object]:
+        return {**super().model(), "reassign": self.reassign, "reassign_penalty": self.reassign_penalty}
+
+
+def simulate_conservative(
+    instance: BatchInstance,
+    options: ConservativeOptions,
+    *,
+    verbose: bool = False,
+    deadline: Deadline | None = None,
+    compiled: bool = True,
+) -> JobRecord | None:
+    """Run conservative backfilling on ``instance``; the record holds every job's start, end and processors
+    (``None`` if ``deadline`` expired first).  ``compiled`` picks the word profile (:mod:`.wordprofile`),
+    else the big-integer one (:mod:`.profile`): same schedule."""
+    rec = JobRecord(instance, options)
+    choose = options.allocator(instance).from_bits
+    m = instance.processors
+    order = instance.fcfs_order().tolist()
+    submit, req, size = instance.submit.tolist(), instance.requested_time.tolist(), instance.size.tolist()
+    profile = (WordProfile if compiled else Profile)(m, now=submit[order[0]])
+    bits: dict[int, object] = {}  # job -> processors of its reservation (queued) or run (started)
+    res_start: dict[int, int] = {}  # queued job -> reservation start
+    duration: dict[int, tuple[int, bool]] = {}
+    starts: list[tuple[int, int]] = []
+    ends: list[tuple[int, int]] = []
+    deferred: list[int] = []  # zero-length jobs started at the last instant
+    nxt, n = 0, len(order)
+
+    def start(j: int, t: int, ids) -> None:
+        del res_start[j]
+        d, failed = duration.pop(j)
+        rec.started(j, t, ids, d, failed)
+        if d == 0:
+            deferred.append(j)
+        else:
+            heapq.heappush(ends, (t + d, j))
+
+    ids_of: dict[int, object] = {}  # queued job -> ids of its reservation
+    instants, started = 0, time.process_time()
+    while True:
+        upcoming = [x[0][0] for x in (starts, ends) if x]
+        if nxt < n:
+            upcoming.append(submit[order[nxt]])
+        if not upcoming:
+            break
+        t = min(upcoming)
+        instants += 1
+        if deadline is not None and instants % 1024 == 0 and deadline.expired():
+            return None
+        profile.advance(t)
+        early = False
+        done = deferred
+        deferred = []
+        while ends and ends[0][0] == t:
+            done.append(heapq.heappop(ends)[1])
+        for j in done:
+            reserved_end = int(rec.start[j]) + req[j]
+            if rec.end[j] < reserved_end:
+                profile.release(t, reserved_end, bits.pop(j), size[j])
+                early = True
+            else:
+                bits.pop(j)
+        if early and options.reassign and res_start:
+            _reassign(t, profile, choose, rec, options, res_start, bits, duration, ids_of, req, size, start)
+        while nxt < n and submit[order[nxt]] == t:
+            j = order[nxt]
+            nxt += 1
+            s, ids = profile.find(size[j], req[j], choose)
+            bits[j] = profile.procs(ids)
+            profile.occupy(s, s + req[j], bits[j], size[j])
+            res_start[j] = s
+            rec.reserved[j] = s
+            duration[j] = rec.duration(j, ids)
+            ids_of[j] = ids
+            heapq.heappush(starts, (s, j))
+        while starts and starts[0][0] == t:
+            j = heapq.heappop(starts)[1]
+            if res_start.get(j) == t:
+                start(j, t, ids_of.pop(j))
+        if verbose and instants % 20000 == 0:
+            cpu = time.process_time() - started
+            print(
+                f"conservative: {nxt}/{n} jobs submitted, t={t}, {len(profile.times)} slices, {cpu:.0f} s CPU",
+                file=sys.stderr,
+                flush=True,
+            )
+    return rec
+
+
+def _reassign(t, profile, choose, rec, options, res_start, bits, duration, ids_of, req, size, start) -> None:
+    """Thesis §5.5: move each reserved job, in FCFS order, to now if it can start now (its own reservation
+    counted as free); the profile's test reads prefix intersections kept until the profile changes."""
+    for j in list(res_start):
+        s = res_start[j]
+        if s == t or size[j] > profile.free_now:
+            continue
+        ids = profile.start_now_ids(s, req[j], bits[j], size[j], choose)
+        if ids is None:
+            continue
+        profile.release(s, s + req[j], bits[j], size[j])
+        bits[j] = profile.procs(ids)
+        profile.occupy(t, t + req[j], bits[j], size[j])
+        if options.reassign_penalty == "recompute":
+            duration[j] = rec.duration(j, ids)
+        ids_of.pop(j)
+        start(j, t, ids)
+
+
+@method("batch", "conservative", options=ConservativeOptions, prepare="coschedopt.batch.wordprofile:compile_kernels")
+def conservative(instance: BatchInstance, *, time_limit, seed, verbose, options: ConservativeOptions) -> Result:
+    """Conservative backfilling (every job reserved at submission, never delayed) with the allocation variants."""
+    rec = simulate_conservative(instance, options, verbose=verbose, deadline=Deadline(time_limit))
+    if rec is None:
+        return Result(Status.TIME_LIMIT, message=f"the simulation did not finish within {time_limit} s")
+    return Result(Status.FEASIBLE, rec.schedule(with_reservations=True), stats={"failed": int(rec.failed.sum())})

@@ -1,0 +1,3 @@
+"""The online family's exact methods: the offline non-preemptive optimum by MILP (HiGHS) and CP-SAT."""
+
+from . import cpsat, milp  # noqa: F401  (each module registers its methods)
