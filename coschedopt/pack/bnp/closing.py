@@ -62,7 +62,6 @@ def restricted_mip(
         incumbent=inc,
         cutoff=st.ub if windows is not None else None,
         seed=st.seed,
-        cuts=st.mip_cuts,
         levels=levels,
         level_cuts=st.level_cuts if windows is None else st.node_level_cuts,
         level_upper=None if windows is None else st.node_level_upper,

@@ -35,7 +35,6 @@ class State:
     seed: int = 0
     integral: bool = False  # every schedule costs an integer (integer times)
     cut_rounds: int = 0  # subset-row cut rounds of this solve (options.cut_rounds resolved)
-    mip_cuts: list | None = None  # subset-row triples handed to the MIPs
     level_cuts: list | None = None  # pack-count cuts (level, rhs) handed to the MIPs
     node_level_cuts: list | None = None  # the same, tightened in the current tree node
     node_level_upper: list | None = None  # and their upper bounds there (count branches)
