@@ -8,7 +8,7 @@ the pack-count rows), opt >= min(MIP bound, D + delta), which proves optimality 
 soon as delta reaches incumbent - D.  Where the pricing's bound on r is loose (with
 subset-row cuts its branch and bound may stop early) r is computed exactly from the
 columns of reduced cost <= 0 (:func:`exact_ratio`).  At the root with subset-row
-cuts the enumeration is staged (delta grows 8x per stage under ``max_columns``); in
+cuts the enumeration is staged (delta grows ``enum_growth`` x per stage under ``max_columns``); in
 the tree it is one probe over the node's whole gap under ``probe_columns``.  An
 exact-cover search (Algorithm X order, Knuth, "Dancing links", 2000) over the
 enumerated columns finds Theorem 2's perfect 3-partitions directly.
@@ -33,6 +33,7 @@ from .enumeration import TooManyColumns, enumerate_columns
 from .levels import LevelTable, Windows
 from .master import CoveringMaster
 from .mips import MIPSolution, solve_covering_mip
+from .options import BnpOptions
 from .pricing import Cuts
 from .state import State
 
@@ -77,7 +78,7 @@ def cover_search(
     rcs: list[float],
     budget: float,
     dl: Deadline,
-    node_limit: int = 200_000,
+    node_limit: int | None = None,
     best: bool = False,
 ):
     """Exact cover by the given columns with total reduced cost <= ``budget``: depth-first
@@ -88,7 +89,10 @@ def cover_search(
     ``budget`` of the bound; ``None`` when none is found within the node limit or the
     deadline.  With ``best`` the search goes on below each cover found (branch and
     bound) and returns (the least cover or ``None``, whether the search was exhausted).
+    ``node_limit``: :attr:`.options.BnpOptions.cover_nodes` unless given.
     """
+    if node_limit is None:
+        node_limit = BnpOptions().cover_nodes
     order = sorted(range(len(sets)), key=lambda c: rcs[c])
     live: list[set[int]] = [set() for _ in range(n)]
     for c in order:
@@ -220,12 +224,14 @@ class _ScaledDuals:
 
 def _cover_below(st: State, scaled: _ScaledDuals, cols: list, delta: float, dl: Deadline) -> None:
     """A cover made of the enumerated columns, searched directly (fast on exact-cover-like
-    cases), offered as incumbent; in a tree node only a primal heuristic (2 s at most)."""
+    cases), offered as incumbent, within ``cover_share`` of the time left and ``cover_max``
+    seconds (in a tree node, where it is only a primal heuristic, ``cover_node_max``)."""
+    opts = st.opts
     sets = [c[1] for c in cols]
     rcs = [scaled.reduced_cost(lv, c) for lv, c in cols]
-    cap = 30.0 if scaled.windows is None else 2.0
+    cap = opts.cover_max if scaled.windows is None else opts.cover_node_max
     found = cover_search(
-        st.inst.n, sets, rcs, min(delta, st.ub - scaled.d), dl.share(0.1, cap), node_limit=st.opts.cover_nodes
+        st.inst.n, sets, rcs, min(delta, st.ub - scaled.d), dl.share(opts.cover_share, cap), node_limit=opts.cover_nodes
     )
     if found is not None:
         st.offer([sets[c] for c in found], f"cover search (delta {delta:.3g})")
@@ -264,9 +270,11 @@ def enumerate_and_solve(
     delta >= incumbent - D.  In a tree node (``windows``) everything holds for the
     node's schedules, with each set at its cheapest allowed level.  Returns the lower
     bound proven (-inf: none); ``probe_only``: one attempt over the whole gap, given up
-    past ``probe_columns``.  Otherwise the stages start from a 4096th of the gap and
-    grow 8x while the MIPs are solved to optimality, shrinking past ``budget`` columns.
+    past ``probe_columns``.  Otherwise the stages start from the gap divided by
+    ``enum_first_fraction`` and grow by ``enum_growth`` while the MIPs are solved to
+    optimality, shrinking by ``enum_shrink`` past ``budget`` columns.
     """
+    opts = st.opts
     dl = time_box or st.deadline
     scaled = _ScaledDuals(st, cg, dl, windows)
     probe_columns = st.opts.probe_columns
@@ -288,7 +296,7 @@ def enumerate_and_solve(
                 return proven
             if probe is None and probe_only:
                 return proven
-            delta = needed if probe is not None else needed / 4096
+            delta = needed if probe is not None else needed / opts.enum_first_fraction
         delta = min(needed, delta)
         if delta <= delta_ok:
             break
@@ -299,7 +307,8 @@ def enumerate_and_solve(
             delta_bad = delta
             st.log(f"enumeration stage {stage}: more than {budget} columns below delta {delta:.4g}")
             st.stats["enumeration"] = f"column budget {budget} exceeded at delta {delta:.4g} (gap needs {needed:.4g})"
-            delta = max(delta / 4, (delta_ok + delta) / 2) if delta_ok > 0 else delta / 4
+            shrunk = delta / opts.enum_shrink
+            delta = max(shrunk, (delta_ok + delta) / 2) if delta_ok > 0 else shrunk
             if delta < 1.05 * delta_ok or delta < 1e-12:
                 break
             continue
@@ -321,7 +330,8 @@ def enumerate_and_solve(
         if not optimal or delta >= needed or probe_only:
             break
         delta_ok = delta
-        delta = delta * 8 if delta * 8 < delta_bad else (delta + delta_bad) / 2
+        grown = delta * opts.enum_growth
+        delta = grown if grown < delta_bad else (delta + delta_bad) / 2
         if delta < 1.05 * delta_ok:
             break
     return proven

@@ -180,7 +180,7 @@ class _Rounds:
     def log_round(self, rounds: int, lp: LPSolution, pr: Pricing, added: int) -> None:
         st, table = self.st, self.st.table
         now = time.perf_counter() - st.t0
-        if st.verbose and self.windows is None and (now - self.last_log > 2.0 or added == 0):
+        if st.verbose and self.windows is None and (now - self.last_log > st.opts.cg_log_every or added == 0):
             self.last_log = now
             st.log(
                 f"CG round {rounds}: LP {lp.objective * table.scale:.6g}, bound {st.lb * table.scale:.6g}, "
@@ -267,9 +267,11 @@ def pack_count_bounds(
     return out
 
 
-def level_cut_rounds(st: State, master: CoveringMaster, cg: CGResult, max_rounds: int = 50) -> CGResult:
+def level_cut_rounds(st: State, master: CoveringMaster, cg: CGResult) -> CGResult:
     """Add the violated pack-count cuts (:func:`pack_count_bounds`) and re-run column
-    generation until none is violated; returns the last converged state."""
+    generation until none is violated (at most ``pack_count_rounds`` rounds); returns the
+    last converged state."""
+    max_rounds = st.opts.pack_count_rounds
     need = pack_count_bounds(st.table, st.inst.max_pack_size)
     rounds = 0
     while not st.closed() and rounds < max_rounds and not st.deadline.expired():
@@ -295,7 +297,7 @@ def cut_rounds(st: State, master: CoveringMaster, cg: CGResult, probe: Callable[
     and Pisinger, Oper. Res. 56(2), 2008), re-running column generation.
 
     Stops after ``st.cut_rounds`` rounds, when no cut is violated, when a round closes
-    less than 10 % of the gap between the LP and the incumbent, or when its share of the
+    less than ``cut_min_gain`` of the gap between the LP and the incumbent, or when its share of the
     time left is spent (``cut_share``; a round cut short is dropped); keeps the last
     converged state, whose duals drive the enumeration (its cut rows stay in the master:
     valid).  After each round that raises the LP, ``probe`` tries to close the gap left.
@@ -312,8 +314,8 @@ def cut_rounds(st: State, master: CoveringMaster, cg: CGResult, probe: Callable[
         nxt = column_generation(st, master, box)
         if not nxt.converged:
             break
-        # stop when a round closes less than 10 % of the gap left between the LP and the incumbent
-        improved = nxt.lp - cg.lp >= max(1e-6 * max(1.0, nxt.lp), 0.1 * (st.ub - cg.lp))
+        # stop when a round closes less than cut_min_gain of the gap left between the LP and the incumbent
+        improved = nxt.lp - cg.lp >= max(1e-6 * max(1.0, nxt.lp), st.opts.cut_min_gain * (st.ub - cg.lp))
         cg = nxt
         if not improved:
             break

@@ -56,7 +56,7 @@ def _start(
     the master (dual-optimal inequalities, the start schedule, the first incumbents)."""
     t = instance.times
     scale = float(np.mean(t[:, -1]))
-    table = LevelTable(t, scale)
+    table = LevelTable(t, scale, opts.full_table_limit)
     st = State(instance, table, deadline, opts, verbose, seed, integral(t))
     k = instance.max_pack_size
     if opts.cut_rounds is None:  # subset-row cuts on triples pay off for small packs only
@@ -71,7 +71,7 @@ def _start(
     st.raise_lb(st.safe(max(float(t[:, -1].max()), float(t[:, 0].sum()) / instance.processors) / scale), "trivial")
     master = CoveringMaster(instance.n)
     # the artificial columns of the pack-count rows cost more than any schedule (all singletons)
-    master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
+    master.artificial_cost = opts.artificial_cost_factor * float(table.tau[table.first_level].sum()) + 1.0
     if opts.dominance and st.cut_rounds == 0 and st.complete is None:
         master.add_dominance(table.dominance())
     if opts.start is not None:

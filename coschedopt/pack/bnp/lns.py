@@ -318,7 +318,7 @@ def search_loop(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     inst = PackInstance(times, k, name="neighbourhoods")
     until = Deadline(seconds)
-    table = LevelTable(times, scale)
+    table = LevelTable(times, scale, opts.full_table_limit)
     st = State(inst, table, until, opts.replace(gap=0.0), seed=seed, integral=integral(times))
     st.offer(sets, "solver", improve=False)
     nb = Neighbourhoods(st, solve_window)

@@ -46,9 +46,11 @@ def seed_incumbent(st: State, master: CoveringMaster, use_heuristics: bool) -> N
         if name not in known or st.deadline.expired():
             continue
         rem = st.deadline.remaining()
+        opts = st.opts
+        limit = min(opts.heuristic_max, max(opts.heuristic_min, opts.heuristic_share * rem))
         try:
             res = get_method("pack", name).func(
-                st.inst, time_limit=min(10.0, max(0.05, 0.05 * rem)) if math.isfinite(rem) else 10.0, seed=st.seed
+                st.inst, time_limit=limit if math.isfinite(rem) else opts.heuristic_max, seed=st.seed
             )
         except Exception as exc:  # a heuristic failing must not stop the exact method
             st.log(f"heuristic {name} failed: {exc!r}")
@@ -59,14 +61,15 @@ def seed_incumbent(st: State, master: CoveringMaster, use_heuristics: bool) -> N
 
 
 def iterated_local_search(st: State, until: Deadline) -> int:
-    """Kick the incumbent (two random swaps of tasks between packs), re-run the local
-    search, keep the result when it is better; repeat until ``until`` or until
-    max(20, n) kicks in a row bring nothing.  Returns the number of kicks."""
+    """Kick the incumbent (``ils_swaps`` random swaps of tasks between packs), re-run the
+    local search, keep the result when it is better; repeat until ``until`` or until
+    max(``ils_idle_kicks``, n) kicks in a row bring nothing.  Returns the number of kicks."""
     rng = np.random.default_rng(st.seed)
     kicks = idle = 0
-    while not until.expired() and len(st.best_sets) >= 2 and not st.closed() and idle < max(20, st.inst.n):
+    patience = max(st.opts.ils_idle_kicks, st.inst.n)
+    while not until.expired() and len(st.best_sets) >= 2 and not st.closed() and idle < patience:
         packs = [list(s) for s in st.best_sets]
-        for _ in range(2):
+        for _ in range(st.opts.ils_swaps):
             a, b = rng.choice(len(packs), 2, replace=False)
             ia, ib = rng.integers(len(packs[a])), rng.integers(len(packs[b]))
             packs[a][ia], packs[b][ib] = packs[b][ib], packs[a][ia]

@@ -17,7 +17,7 @@ Node selection: best first (least bound), with plunges.  After a best-first node
 branched, its child is processed next, and so on, while the child's bound stays
 within ``plunge_quot`` of the gap and until a leaf (an integral LP, a pruned or an
 unresolved node); then the best open node again.  A new plunge starts only while the
-plunges have taken less than ``plunge_share`` of the tree's time, quartered for every
+plunges have taken less than ``plunge_share`` of the tree's time, divided by ``plunge_decay`` for every
 plunge that ended without an incumbent.  A plunge node skips strong branching; a
 best-first node's plunge goes into the child strong branching found cheaper.
 Plunges are the tree's primal heuristic where the LP leads to integral leaves.  A node
@@ -236,7 +236,7 @@ class _Tree:
             if st.closed():
                 return None
         was_plunging = self.plunging
-        share = st.opts.plunge_share / 4**self.failed_plunges
+        share = st.opts.plunge_share / st.opts.plunge_decay**self.failed_plunges
         go_on = was_plunging and plunge is not None and plunge.bound <= st.lb + st.opts.plunge_quot * (st.ub - st.lb)
         start = not was_plunging and self.plunge_time <= share * (now - self.t_tree)
         node, self.plunging = select(self.heap, plunge, go_on or start)
@@ -245,7 +245,7 @@ class _Tree:
             self.plunges += 1
             self.found_before = found
         elif was_plunging and not self.plunging and found == self.found_before:
-            self.failed_plunges += 1  # a plunge that found no incumbent quarters the plunges' share
+            self.failed_plunges += 1  # a plunge that found no incumbent divides the plunges' share by plunge_decay
         self.plunge = None
         return node
 
