@@ -9,10 +9,11 @@ those tasks (or the best found in its time box).  Packs of neighbouring levels a
 the ones that trade tasks in an optimal schedule: the local search moves one or two
 tasks at a time, a window re-partitions tens of them at once.  Windows already
 solved (by their task set) are not tried again; once every window of the incumbent
-has been, those stopped by their time box are re-solved with twice the box (up to
-``lns_max_sub_time``).  Then come windows that skip packs (a pack with one to three
-of the packs after it: an exchange between packs two or three levels apart, which
-the runs of adjacent packs only reach through a chain of cheaper steps), then runs
+has been, those stopped by their time box are re-solved with ``lns_retry_factor``
+times the box (twice by default, up to ``lns_max_sub_time``).  Then come windows
+that skip packs (a pack with one to three of the packs after it: an exchange
+between packs two or three levels apart, which the runs of adjacent packs only
+reach through a chain of cheaper steps), then runs
 of two and three times as many tasks (``lns_stages``), and then the search is
 exhausted.  A cheaper incumbent starts again from the first stage.
 
@@ -142,10 +143,11 @@ class Neighbourhoods:
             todo, box = [w for w in every if w[1] not in self.tried], opts.lns_sub_time
             if not todo:  # every window tried: give the unproven ones more time, shortest box first
                 boxes = [(self.unproven.get(w[1], math.inf), r) for r, w in enumerate(every)]
-                boxes = [(b, r) for b, r in boxes if 2 * b <= opts.lns_max_sub_time]
+                grow = opts.lns_retry_factor
+                boxes = [(b, r) for b, r in boxes if grow * b <= opts.lns_max_sub_time]
                 if boxes:
                     b, r = min(boxes)
-                    todo, box = [every[r]], 2 * b
+                    todo, box = [every[r]], grow * b
             if not todo:  # then the next stage
                 if self.stage + 1 >= len(self.stages):
                     return False

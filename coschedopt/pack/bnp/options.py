@@ -100,6 +100,9 @@ class BnpOptions(MethodOptions):
     local_search_max: float = option(
         5.0, "time box of one local search: at most these seconds", above=0.0, advanced=True
     )
+    local_search_passes: int = option(
+        50, "most passes of one local search (moves and swaps of single tasks)", min=1, advanced=True
+    )
     ils_share: float = option(
         0.05, "time box of the root's iterated local search: share", above=0.0, max=1.0, advanced=True
     )
@@ -211,6 +214,9 @@ class BnpOptions(MethodOptions):
     )
     lns_skip_packs: int = option(4, "most packs in a window of a stage of reach > 1", min=2, advanced=True)
     lns_sub_time: float = option(10.0, "time box of one window's re-solve (seconds)", above=0.0, advanced=True)
+    lns_retry_factor: float = option(
+        2.0, "a window stopped by its time box is retried with this times the box", above=1.0, advanced=True
+    )
     lns_max_sub_time: float = option(80.0, "largest time box of a window's retries (seconds)", above=0.0, advanced=True)
     lns_after: float = option(60.0, "in-process search: starts after these seconds", min=0.0, advanced=True)
     lns_share: float = option(0.4, "in-process search: share of the time spent", min=0.0, max=1.0, advanced=True)

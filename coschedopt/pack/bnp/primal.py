@@ -77,7 +77,13 @@ def iterated_local_search(st: State, until: Deadline) -> int:
             a, b = rng.choice(len(packs), 2, replace=False)
             ia, ib = rng.integers(len(packs[a])), rng.integers(len(packs[b]))
             packs[a][ia], packs[b][ib] = packs[b][ib], packs[a][ia]
-        sets, cost = local_search(st.problem.table, st.problem.inst.max_pack_size, [tuple(p) for p in packs], until)
+        sets, cost = local_search(
+            st.problem.table,
+            st.problem.inst.max_pack_size,
+            [tuple(p) for p in packs],
+            until,
+            st.problem.opts.local_search_passes,
+        )
         found = math.isfinite(cost) and st.incumbent.offer(sets, f"iterated local search (kick {kicks + 1})")
         idle = 0 if found else idle + 1
         kicks += 1

@@ -104,7 +104,7 @@ class Incumbent:
         cost = cover_cost(table, sets)
         if improve and cost < self.ub * (1 + opts.local_search_window):
             box = pb.deadline.share(opts.local_search_share, opts.local_search_max)
-            better, cost2 = local_search(table, k, sets, box)
+            better, cost2 = local_search(table, k, sets, box, opts.local_search_passes)
             if cost2 < cost - 1e-12 * max(1.0, cost):
                 source += f" + local search ({cost * table.scale:.6g})"
                 sets, cost = better, cost2
