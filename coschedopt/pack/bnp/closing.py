@@ -319,7 +319,7 @@ def enumerate_and_solve(
             )
             shrunk = delta / opts.enum_shrink
             delta = max(shrunk, (delta_ok + delta) / 2) if delta_ok > 0 else shrunk
-            if delta < 1.05 * delta_ok or delta < 1e-12:
+            if delta < opts.enum_min_step * delta_ok or delta < 1e-12:
                 break
             continue
         except TimeoutError:
@@ -344,7 +344,7 @@ def enumerate_and_solve(
         delta_ok = delta
         grown = delta * opts.enum_growth
         delta = grown if grown < delta_bad else (delta + delta_bad) / 2
-        if delta < 1.05 * delta_ok:
+        if delta < opts.enum_min_step * delta_ok:
             break
     return proven
 

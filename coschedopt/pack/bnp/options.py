@@ -2,7 +2,8 @@
 
 One frozen :class:`BnpOptions` object is built (and checked) by the registry, passed
 down to every phase of the solver, and sent as it is to the neighbourhood search's
-worker process: no module of :mod:`coschedopt.pack.bnp` reads a tunable of its own.
+worker process: no module of :mod:`coschedopt.pack.bnp` reads a tunable of its own
+(``tests/pack/bnp/test_tunables.py`` scans them for module-level numeric constants).
 The fields marked ``advanced`` are the tuning knobs (``coschedopt methods pack
 --options`` lists them apart); the measurements behind their defaults are in
 ``benchmarks/results/bnp-notes.md``.
@@ -152,6 +153,12 @@ class BnpOptions(MethodOptions):
         8.0,
         "the staged enumeration's delta grows by this factor after a stage solved to optimality",
         above=1.0,
+        advanced=True,
+    )
+    enum_min_step: float = option(
+        1.05,
+        "the staged enumeration stops when its next delta is below this times the last one solved",
+        min=1.0,
         advanced=True,
     )
     enum_shrink: float = option(
