@@ -2,8 +2,7 @@
 
 One frozen :class:`BnpOptions` object is built (and checked) by the registry, passed
 down to every phase of the solver, and sent as it is to the neighbourhood search's
-worker process: no module of :mod:`coschedopt.pack.bnp` reads a tunable of its own
-(``tests/pack/bnp/test_tunables.py`` scans them for module-level numeric constants).
+worker process: no module of :mod:`coschedopt.pack.bnp` reads a tunable of its own.
 The fields marked ``advanced`` are the tuning knobs (``coschedopt methods pack
 --options`` lists them apart); the measurements behind their defaults are in
 ``benchmarks/results/bnp-notes.md``.

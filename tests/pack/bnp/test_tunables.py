@@ -8,11 +8,13 @@ or ``-1``).  The only ones allowed are the true constants below, none of them a 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
-import coschedopt.pack.bnp as bnp
+from coschedopt.core import get_method
 
-PACKAGE = Path(bnp.__file__).parent
+#: the package of ``branch-and-price`` (found through its registered options, wherever it lives)
+PACKAGE = Path(sys.modules[get_method("pack", "branch-and-price").options.__module__].__file__).parent
 
 #: (module, name) -> why it is a constant and not a tunable
 CONSTANTS = {
