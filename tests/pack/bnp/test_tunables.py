@@ -1,5 +1,5 @@
-"""No module of :mod:`coschedopt.pack.bnp` but :mod:`.options` holds a tunable of its own:
-every tuning knob is a field of the frozen :class:`coschedopt.pack.bnp.BnpOptions`.
+"""No module of the branch-and-price package but its ``options.py`` holds a tunable of its
+own: every tuning knob is a field of the frozen ``BnpOptions``.
 
 An ast scan of the package's modules for module-level names bound to a numeric literal
 (an int or float constant, or an expression, tuple or list of them only, e.g. ``2**31 - 1``
