@@ -128,7 +128,7 @@ def seeded_master(
 ):
     """(solver state, master holding the singletons and, with ``heuristics``, the heuristics'
     columns) as the solver starts them."""
-    st = State(inst, table, Deadline(None), opts or BnpOptions(), seed=seed)
+    st = State.start(inst, table, Deadline(None), opts or BnpOptions(), seed=seed)
     master = CoveringMaster(inst.n)
     master.artificial_cost = 10.0 * float(table.tau[table.first_level].sum()) + 1.0
     seed_incumbent(st, master, heuristics)

@@ -118,11 +118,11 @@ def test_exact_ratio_is_the_brute_force_maximum_over_the_columns_the_gap_prices(
             for c, lv in cheapest.items()
         ]
     )
-    st_ = State(inst, table, Deadline(None))
+    st_ = State.start(inst, table, Deadline(None))
     cg = CGResult(duals=pi, cuts=cuts, bonus=bonus, ratio=want + 5.0)
     assert exact_ratio(st_, cg, Deadline(None), windows) == pytest.approx(want, abs=1e-6)
     assert exact_ratio(st_, replace(cg, ratio=1.0), Deadline(None), windows) == 1.0  # never above the pricing's
-    st_ = State(inst, table, Deadline(None), BnpOptions(ratio_columns=0))
+    st_ = State.start(inst, table, Deadline(None), BnpOptions(ratio_columns=0))
     got = exact_ratio(st_, cg, Deadline(None), windows)
     assert got == (want + 5.0 if want > 1.0 + 1e-6 else pytest.approx(want, abs=1e-6))
 

@@ -32,13 +32,13 @@ def test_neighbourhood_search_leaves_every_window_optimal() -> None:
     for seed in range(12):
         inst = random_pack_instance(13 + seed % 4, 6 + seed % 5, 2 + seed % 3, seed=900 + seed)
         table = LevelTable(inst.times, 1.0)
-        st = State(inst, table, Deadline(None), opts, seed=seed)
-        st.offer([(i,) for i in range(inst.n)], "singletons", improve=False)
+        st = State.start(inst, table, Deadline(None), opts, seed=seed)
+        st.incumbent.offer([(i,) for i in range(inst.n)], "singletons", improve=False)
         nb = Neighbourhoods(st, solve_window)
-        first = st.ub
+        first = st.incumbent.ub
         while nb.step(Deadline(None)):
-            assert sorted(i for s in st.best_sets for i in s) == list(range(inst.n))
-        assert nb.improved > 0 and st.ub < first
+            assert sorted(i for s in st.incumbent.best_sets for i in s) == list(range(inst.n))
+        assert nb.improved > 0 and st.incumbent.ub < first
         assert all(key in nb.tried for _, key in nb.all_windows())  # exhausted
         windows = nb.all_windows()
         for packs, key in windows:
@@ -66,7 +66,7 @@ def _poll_worker(nb, done, patience: float = 120.0) -> None:
     while not done(nb) and not until.expired():
         time.sleep(0.02)
         nb.catch_up()
-        assert sorted(i for s in nb.st.best_sets for i in s) == list(range(nb.st.inst.n))
+        assert sorted(i for s in nb.st.incumbent.best_sets for i in s) == list(range(nb.st.problem.inst.n))
 
 
 @pytest.mark.slow
@@ -84,28 +84,28 @@ def test_neighbourhood_search_in_a_worker_process() -> None:
     for seed in range(6):
         inst = random_pack_instance(14 + seed % 3, 6 + seed % 3, 2 + seed % 3, seed=950 + seed)
         table = LevelTable(inst.times, 1.0)
-        st = State(inst, table, Deadline(None), opts, seed=seed)
-        st.offer([(i,) for i in range(inst.n)], "singletons", improve=False)
-        first = st.ub
+        st = State.start(inst, table, Deadline(None), opts, seed=seed)
+        st.incumbent.offer([(i,) for i in range(inst.n)], "singletons", improve=False)
+        first = st.incumbent.ub
         nb = Neighbourhoods(st, solve_window, workers=1)
         try:
             nb.catch_up()  # starts the worker from the singletons
             _poll_worker(nb, lambda nb: nb.exhausted)
-            assert nb.exhausted and nb.steps > 0 and nb.improved > 0 and st.ub < first
-            assert nb.worker_cost == pytest.approx(st.ub, rel=1e-12)
+            assert nb.exhausted and nb.steps > 0 and nb.improved > 0 and st.incumbent.ub < first
+            assert nb.worker_cost == pytest.approx(st.incumbent.ub, rel=1e-12)
             for packs, key in nb.all_windows():
                 sub = PackInstance(inst.times[sorted(key)], inst.max_pack_size)
                 cost = sum(float(table.tau[table.min_level(s)]) for s in packs)
                 assert cost == pytest.approx(cs.solve(sub, "enumerate").objective, rel=1e-9)
             best = cs.solve(inst, "enumerate").schedule
-            if st.offer([tuple(sorted(i for i, _ in pack)) for pack in best.indices(inst)], "optimum", False):
+            if st.incumbent.offer([tuple(sorted(i for i, _ in pack)) for pack in best.indices(inst)], "optimum", False):
                 sent += 1
-                _poll_worker(nb, lambda nb: nb.worker_cost <= nb.st.ub * (1 + 1e-12))
-                assert nb.worker_cost == pytest.approx(st.ub, rel=1e-12)
+                _poll_worker(nb, lambda nb: nb.worker_cost <= nb.st.incumbent.ub * (1 + 1e-12))
+                assert nb.worker_cost == pytest.approx(st.incumbent.ub, rel=1e-12)
         finally:
             nb.close()
         assert not multiprocessing.active_children()
-        assert st.stats["lns"]["workers"] == 1
+        assert st.incumbent.stats["lns"]["workers"] == 1
     assert sent >= 1  # the windows did not always reach the optimum: the transfer was tested
     with pytest.raises(cs.InputError, match="lns_workers"):
         solve(inst, lns_workers=2)
@@ -138,8 +138,8 @@ def test_neighbourhood_search_gives_unproven_windows_more_time() -> None:
 
     inst = random_pack_instance(16, 6, 3, seed=1800)
     table = LevelTable(inst.times, 1.0)
-    st = State(inst, table, Deadline(None), opts)
-    st.offer([tuple(range(r, min(r + 3, inst.n))) for r in range(0, inst.n, 3)], "threes", improve=False)
+    st = State.start(inst, table, Deadline(None), opts)
+    st.incumbent.offer([tuple(range(r, min(r + 3, inst.n))) for r in range(0, inst.n, 3)], "threes", improve=False)
     nb = Neighbourhoods(st, fake)
     windows = nb.all_windows()
     assert len(windows) >= 3
@@ -171,8 +171,8 @@ def test_neighbourhood_search_widens_its_windows_once_exhausted() -> None:
 
     inst = random_pack_instance(24, 6, 2, seed=1810)
     table = LevelTable(inst.times, 1.0)
-    st = State(inst, table, Deadline(None), opts)
-    st.offer([(r, r + 1) for r in range(0, inst.n, 2)], "pairs", improve=False)
+    st = State.start(inst, table, Deadline(None), opts)
+    st.incumbent.offer([(r, r + 1) for r in range(0, inst.n, 2)], "pairs", improve=False)
     nb = Neighbourhoods(st, fake)
     while nb.step(Deadline(None)):
         pass
@@ -192,7 +192,7 @@ def test_skipping_windows_are_every_pack_with_up_to_three_of_the_packs_after_it(
     for seed in range(6):
         inst = random_pack_instance(30, 8, 3, seed=2500 + seed)
         table = LevelTable(inst.times, 1.0)
-        st = State(inst, table, Deadline(None))
+        st = State.start(inst, table, Deadline(None))
         rng = np.random.default_rng(seed)
         order = rng.permutation(inst.n).tolist()
         sizes = rng.integers(1, 4, size=inst.n).tolist()
@@ -201,9 +201,9 @@ def test_skipping_windows_are_every_pack_with_up_to_three_of_the_packs_after_it(
             if r < inst.n:
                 packs.append(tuple(sorted(order[r : r + size])))
                 r += size
-        assert st.offer(packs, "random", improve=False)
+        assert st.incumbent.offer(packs, "random", improve=False)
         nb = Neighbourhoods(st, solve_window)
-        ranked = sorted(st.best_sets, key=lambda s: (table.min_level(s), s))
+        ranked = sorted(st.incumbent.best_sets, key=lambda s: (table.min_level(s), s))
         for limit, reach in ((4, 4), (6, 2), (9, 3)):
             got = sorted(sorted(map(tuple, w)) for w, _ in nb.all_windows(limit, reach))
             want = []
@@ -233,20 +233,23 @@ def test_neighbourhood_search_makes_a_profile_move_once_the_first_windows_are_tr
     inst = random_pack_instance(16, 6, 3, seed=1811)
     table = LevelTable(inst.times, 1.0)
     for levels in (None, np.arange(table.L)):
-        st = State(inst, table, Deadline(None), opts)
-        st.offer([(r, r + 1) for r in range(0, inst.n, 2)], "pairs", improve=False)
+        st = State.start(inst, table, Deadline(None), opts)
+        st.incumbent.offer([(r, r + 1) for r in range(0, inst.n, 2)], "pairs", improve=False)
         nb = Neighbourhoods(st, unchanged)
         if levels is not None:
             nb.set_levels(levels)
-        first, costs = st.ub, []
+        first, costs = st.incumbent.ub, []
         while True:
-            ready, before = all(key in nb.tried for _, key in nb.all_windows()), st.ub
+            ready, before = all(key in nb.tried for _, key in nb.all_windows()), st.incumbent.ub
             if not nb.step(Deadline(None)):
                 break
-            assert sorted(i for s in st.best_sets for i in s) == list(range(inst.n)) and st.ub <= before
+            assert (
+                sorted(i for s in st.incumbent.best_sets for i in s) == list(range(inst.n))
+                and st.incumbent.ub <= before
+            )
             if nb.last.startswith("pack profile"):
                 assert ready and before not in costs
                 costs.append(before)
         assert (costs == []) == (levels is None)
         if levels is not None:
-            assert st.ub < first  # from pairs, re-partitioning every task at once gains
+            assert st.incumbent.ub < first  # from pairs, re-partitioning every task at once gains

@@ -68,7 +68,7 @@ def test_master_purge_keeps_the_lp_and_its_bookkeeping() -> None:
         inst = random_pack_instance(24, 10, 5, seed=2300 + seed)
         table = LevelTable(inst.times, float(np.mean(inst.times[:, -1])))
         st, master = seeded_master(inst, table, seed)
-        st.ub = math.inf
+        st.incumbent.ub = math.inf
         master.set_level_rhs({int(table.L) // 3: 1})  # an artificial column too
         cg = column_generation(st, master)
         before = len(master.sets)

@@ -44,15 +44,15 @@ def test_dive_offers_a_schedule_and_gives_the_root_lp_back(monkeypatch, complete
         st, master = seeded_master(inst, table, seed)
         root = level_cut_rounds(st, master, column_generation(st, master))
         rows, ncols = (list(master.level_cuts), list(master.level_upper)), len(master.sets)
-        st.ub, st.best_sets = math.inf, []  # the dive's cover is the only candidate
+        st.incumbent.ub, st.incumbent.best_sets = math.inf, []  # the dive's cover is the only candidate
         if not completed:
             monkeypatch.setattr(primal, "column_generation", lambda *a, **k: CGResult())  # out of time
         cost = primal.dive(st, master, demanding=demanding)
         monkeypatch.undo()
-        steps += st.stats["dive_steps"]
-        assert is_schedule(table, inst.max_pack_size, st.best_sets)
-        assert st.ub <= cost * (1 + 1e-12)  # its cover, after the local search
-        assert st.ub * table.scale >= optimum(seed) * (1 - 1e-9)
+        steps += st.incumbent.stats["dive_steps"]
+        assert is_schedule(table, inst.max_pack_size, st.incumbent.best_sets)
+        assert st.incumbent.ub <= cost * (1 + 1e-12)  # its cover, after the local search
+        assert st.incumbent.ub * table.scale >= optimum(seed) * (1 - 1e-9)
         assert (list(master.level_cuts), list(master.level_upper)) == rows and len(master.sets) >= ncols
         assert master.solve(Deadline(None)).objective == pytest.approx(root.lp, rel=1e-9)
     assert steps >= (10 if completed else 5)  # the root LPs were fractional: the dives fixed columns
@@ -83,13 +83,13 @@ def test_demanding_dive_fixes_first_a_column_of_the_task_whose_cheapest_lp_colum
         demanding = {i for i, v in low.items() if v == top}
         first: list[set[int]] = []
 
-        def record(st_, master_, dl=None, windows=None, cutoff=math.inf, first=first, n=inst.n):
+        def record(st_, master_, dl=None, windows=None, cutoff=math.inf, search=None, first=first, n=inst.n):
             if not first:  # the residual after the first fix: the fixed tasks' windows are empty
                 first.append({i for i in range(n) if windows.hi[i] < windows.lo[i]})
-            return real(st_, master_, dl, windows, cutoff)
+            return real(st_, master_, dl, windows, cutoff, search)
 
         monkeypatch.setattr(primal, "column_generation", record)  # records the residuals
-        st.ub, st.best_sets = math.inf, []
+        st.incumbent.ub, st.incumbent.best_sets = math.inf, []
         primal.dive(st, master, demanding=True)
         monkeypatch.undo()
         assert first and first[0] & demanding

@@ -81,7 +81,7 @@ def test_node_pack_count_rows_enter_only_when_violated() -> None:
         lps, rows = [], []
         for lazy in (True, False):
             st, master = seeded_master(inst, table, seed)
-            st.ub = math.inf  # no pruning by the incumbent: both LPs run to the end
+            st.incumbent.ub = math.inf  # no pruning by the incumbent: both LPs run to the end
             add_singletons(st, master, lo, hi)
             master.restrict(lo, hi, np.arange(inst.n))
             windows = Windows(lo, hi)
@@ -159,7 +159,7 @@ def test_integral_cover_puts_a_task_covered_through_a_dominance_column_in_place(
     inst = PackInstance(times, max_pack_size=2)
     table = LevelTable(inst.times)
     assert table.above(0)[1] and not table.above(1)[0]  # task 0 may replace task 1
-    st = State(inst, table, Deadline(None))
+    st = State.start(inst, table, Deadline(None))
     master = CoveringMaster(inst.n)
     master.add_dominance(np.array([[0, 1]]))
     sets = [(1, 2), (1, 3)]
@@ -180,7 +180,7 @@ def test_profile_cover_rebuilds_a_schedule_from_its_pack_counts() -> None:
 
     inst = random_pack_instance(12, 8, 3, seed=31)
     table = LevelTable(inst.times, 1.0)
-    st = State(inst, table, Deadline(None))
+    st = State.start(inst, table, Deadline(None))
     res = cs.solve(inst, "pack-by-pack-1")
     sets = [tuple(sorted(inst.index[name] for name, _ in pack)) for pack in res.schedule.packs]
     levels = [table.min_level(s) for s in sets]

@@ -47,7 +47,7 @@ class Node:
 
 def cutoff(st: State) -> float:
     """A node whose bound reaches this cannot hold a schedule that improves the incumbent enough."""
-    return st.ub * (1 - st.gap) - 1e-8 * max(1.0, st.ub)
+    return st.incumbent.ub * (1 - st.incumbent.gap) - 1e-8 * max(1.0, st.incumbent.ub)
 
 
 def fractional(counts: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
@@ -75,9 +75,9 @@ def _strong(
     for need_c, upper_c in count_split(need, upper, level, value):
         master.set_level_rhs(need_c, upper_c)
         master.start_from(start)
-        box = st.deadline.share(1.0, st.opts.strong_lp_time)
-        sol = master.solve(box, st.opts.strong_iterations)
-        st.count("strong_branching_lps")
+        box = st.problem.deadline.share(1.0, st.problem.opts.strong_lp_time)
+        sol = master.solve(box, st.problem.opts.strong_iterations)
+        st.incumbent.count("strong_branching_lps")
         if sol is None:
             return None
         gains.append(min(cap, max(sol.objective - lp, 0.0)))
@@ -109,12 +109,12 @@ def count_branch(
     first dual simplex re-solve is then done (or begun, under ``strong_iterations``).
     """
     levels, counts = master.level_counts(x)
-    frac, branchable = fractional(counts, st.opts.count_fraction)
-    score = np.minimum(frac, 1 - frac) * st.table.tau[levels]
+    frac, branchable = fractional(counts, st.problem.opts.count_fraction)
+    score = np.minimum(frac, 1 - frac) * st.problem.table.tau[levels]
     ok = np.flatnonzero(branchable)
     if ok.size == 0:
         return None
-    cands = ok[np.argsort(-score[ok], kind="stable")][: st.opts.strong_candidates if strong else 1].tolist()
+    cands = ok[np.argsort(-score[ok], kind="stable")][: st.problem.opts.strong_candidates if strong else 1].tolist()
     if len(cands) == 1:
         return int(levels[cands[0]]), float(counts[cands[0]]), bool(frac[cands[0]] >= 0.5), None
     cap = max(cutoff(st) - lp, 1e-9)
@@ -141,7 +141,7 @@ def window_candidates(st: State, master: CoveringMaster, x: np.ndarray, limit: i
     several levels in the LP point and the thresholds h between those levels, the
     largest (mass <= h) x (mass > h) x (mean tau above h - mean tau up to h), a proxy
     of how far each child must move the LP; empty when every task sits at one level."""
-    tau = st.table.tau
+    tau = st.problem.table.tau
     supp = np.flatnonzero(x > 1e-9)
     per_task: dict[int, dict[int, float]] = {}
     for c in supp.tolist():

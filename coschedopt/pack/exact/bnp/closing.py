@@ -8,7 +8,7 @@ the pack-count rows), opt >= min(MIP bound, D + delta), which proves optimality 
 soon as delta reaches incumbent - D.  Where the pricing's bound on r is loose (with
 subset-row cuts its branch and bound may stop early) r is computed exactly from the
 columns of reduced cost <= 0 (:func:`exact_ratio`).  At the root with subset-row
-cuts the enumeration is staged (delta grows 8x per stage under ``max_columns``); in
+cuts the enumeration is staged (delta grows ``enum_growth`` x per stage under ``max_columns``); in
 the tree it is one probe over the node's whole gap under ``probe_columns``.  An
 exact-cover search (Algorithm X order, Knuth, "Dancing links", 2000) over the
 enumerated columns finds Theorem 2's perfect 3-partitions directly.
@@ -33,6 +33,7 @@ from .enumeration import TooManyColumns, enumerate_columns
 from .levels import LevelTable, Windows
 from .master import CoveringMaster
 from .mips import MIPSolution, solve_covering_mip
+from .options import BnpOptions
 from .pricing import Cuts
 from .state import State
 
@@ -45,30 +46,30 @@ def restricted_mip(
     if missing), in a tree node (``windows``) cut off at the incumbent's cost instead."""
     index: dict[tuple[int, ...], int] = {}
     uniq: list[tuple[int, ...]] = []
-    for s in [*sets, *(st.best_sets if windows is None else [])]:
+    for s in [*sets, *(st.incumbent.best_sets if windows is None else [])]:
         if s and s not in index:
             index[s] = len(uniq)
             uniq.append(s)
-    levels = [st.column(s, None, windows)[1] for s in uniq]
-    costs = [float(st.table.tau[lv]) for lv in levels]
-    inc = [index[s] for s in st.best_sets] if windows is None else None
+    levels = [st.problem.column(s, None, windows)[1] for s in uniq]
+    costs = [float(st.problem.table.tau[lv]) for lv in levels]
+    inc = [index[s] for s in st.incumbent.best_sets] if windows is None else None
     # (the levels of 10^5 columns take seconds: the run's deadline caps the limit set before)
-    rem = st.deadline.remaining()
+    rem = st.problem.deadline.remaining()
+    level_cuts, level_upper = st.node.mip_rows(windows is not None)
     sol = solve_covering_mip(
-        st.inst.n,
+        st.problem.inst.n,
         uniq,
         costs,
         time_limit=min(time_limit, max(rem, 0.0)) if math.isfinite(rem) else time_limit,
         incumbent=inc,
-        cutoff=st.ub if windows is not None else None,
-        seed=st.seed,
-        cuts=st.mip_cuts,
+        cutoff=st.incumbent.ub if windows is not None else None,
+        seed=st.problem.seed,
         levels=levels,
-        level_cuts=st.level_cuts if windows is None else st.node_level_cuts,
-        level_upper=None if windows is None else st.node_level_upper,
+        level_cuts=level_cuts,
+        level_upper=level_upper,
     )
     if sol.chosen is not None:
-        st.offer([uniq[c] for c in sol.chosen], label)
+        st.incumbent.offer([uniq[c] for c in sol.chosen], label)
     return sol
 
 
@@ -78,7 +79,7 @@ def cover_search(
     rcs: list[float],
     budget: float,
     dl: Deadline,
-    node_limit: int = 200_000,
+    node_limit: int | None = None,
     best: bool = False,
 ):
     """Exact cover by the given columns with total reduced cost <= ``budget``: depth-first
@@ -89,7 +90,10 @@ def cover_search(
     ``budget`` of the bound; ``None`` when none is found within the node limit or the
     deadline.  With ``best`` the search goes on below each cover found (branch and
     bound) and returns (the least cover or ``None``, whether the search was exhausted).
+    ``node_limit``: :attr:`.options.BnpOptions.cover_nodes` unless given.
     """
+    if node_limit is None:
+        node_limit = BnpOptions().cover_nodes
     order = sorted(range(len(sets)), key=lambda c: rcs[c])
     live: list[set[int]] = [set() for _ in range(n)]
     for c in order:
@@ -163,11 +167,11 @@ def exact_ratio(st: State, cg: CGResult, dl: Deadline, windows: Windows | None) 
     """
     try:
         cols = enumerate_columns(
-            st.table,
+            st.problem.table,
             cg.duals,
-            st.inst.max_pack_size,
+            st.problem.inst.max_pack_size,
             0.0,
-            budget=st.opts.ratio_columns,
+            budget=st.problem.opts.ratio_columns,
             deadline=dl,
             cuts=cg.cuts,
             bonus=cg.bonus,
@@ -178,7 +182,9 @@ def exact_ratio(st: State, cg: CGResult, dl: Deadline, windows: Windows | None) 
     best = 1.0
     for level, tasks in cols:
         gain = float(cg.duals[list(tasks)].sum()) - (cg.cuts.penalty(tasks) if cg.cuts is not None else 0.0)
-        best = max(best, (gain + (cg.bonus[level] if cg.bonus is not None else 0.0)) / float(st.table.tau[level]))
+        best = max(
+            best, (gain + (cg.bonus[level] if cg.bonus is not None else 0.0)) / float(st.problem.table.tau[level])
+        )
     return min(best, cg.ratio)
 
 
@@ -188,10 +194,10 @@ class _ScaledDuals:
 
     def __init__(self, st: State, cg: CGResult, dl: Deadline, windows: Windows | None) -> None:
         self.st, self.dl, self.windows = st, dl, windows
-        slack = st.opts.ratio_slack
+        slack = st.problem.opts.ratio_slack
         r = max(1.0, exact_ratio(st, cg, dl, windows) if cg.ratio > 1 + slack else cg.ratio) * (1 + 1e-12)
         self.duals = cg.duals / r
-        self.cuts = None if cg.cuts is None else Cuts(cg.cuts.triples, cg.cuts.sigma / r, st.inst.n)
+        self.cuts = None if cg.cuts is None else Cuts(cg.cuts.triples, cg.cuts.sigma / r, st.problem.inst.n)
         self.bonus = None if cg.bonus is None else cg.bonus / r
         cut_sum = float(cg.cut_duals.sum()) if cg.cut_duals is not None else 0.0
         self.d = (float(cg.duals.sum()) - cut_sum + cg.level_rhs) / r
@@ -199,9 +205,9 @@ class _ScaledDuals:
     def enumerate(self, delta: float, cap: int) -> list[tuple[int, tuple[int, ...]]]:
         st = self.st
         return enumerate_columns(
-            st.table,
+            st.problem.table,
             self.duals,
-            st.inst.max_pack_size,
+            st.problem.inst.max_pack_size,
             delta,
             budget=cap,
             deadline=self.dl,
@@ -212,7 +218,7 @@ class _ScaledDuals:
 
     def reduced_cost(self, level: int, tasks: tuple[int, ...]) -> float:
         return (
-            float(self.st.table.tau[level])
+            float(self.st.problem.table.tau[level])
             - (float(self.bonus[level]) if self.bonus is not None else 0.0)
             - float(self.duals[list(tasks)].sum())
             + (self.cuts.penalty(tasks) if self.cuts is not None else 0.0)
@@ -221,15 +227,22 @@ class _ScaledDuals:
 
 def _cover_below(st: State, scaled: _ScaledDuals, cols: list, delta: float, dl: Deadline) -> None:
     """A cover made of the enumerated columns, searched directly (fast on exact-cover-like
-    cases), offered as incumbent; in a tree node only a primal heuristic (2 s at most)."""
+    cases), offered as incumbent, within ``cover_share`` of the time left and ``cover_max``
+    seconds (in a tree node, where it is only a primal heuristic, ``cover_node_max``)."""
+    opts = st.problem.opts
     sets = [c[1] for c in cols]
     rcs = [scaled.reduced_cost(lv, c) for lv, c in cols]
-    cap = 30.0 if scaled.windows is None else 2.0
+    cap = opts.cover_max if scaled.windows is None else opts.cover_node_max
     found = cover_search(
-        st.inst.n, sets, rcs, min(delta, st.ub - scaled.d), dl.share(0.1, cap), node_limit=st.opts.cover_nodes
+        st.problem.inst.n,
+        sets,
+        rcs,
+        min(delta, st.incumbent.ub - scaled.d),
+        dl.share(opts.cover_share, cap),
+        node_limit=opts.cover_nodes,
     )
     if found is not None:
-        st.offer([sets[c] for c in found], f"cover search (delta {delta:.3g})")
+        st.incumbent.offer([sets[c] for c in found], f"cover search (delta {delta:.3g})")
 
 
 def _stage_mip(
@@ -242,7 +255,7 @@ def _stage_mip(
     rem = dl.remaining()
     limit = rem if math.isfinite(rem) else 1e7
     if windows is not None and probe_only:
-        limit = min(limit, st.opts.node_mip_time)
+        limit = min(limit, st.problem.opts.node_mip_time)
     # (pool columns above delta are left out: they cannot improve the proof and slow HiGHS;
     # the incumbent's columns are added by restricted_mip as its warm start)
     sol = restricted_mip(st, sets, limit, f"enumeration MIP (delta {delta:.3g})", windows)
@@ -265,19 +278,21 @@ def enumerate_and_solve(
     delta >= incumbent - D.  In a tree node (``windows``) everything holds for the
     node's schedules, with each set at its cheapest allowed level.  Returns the lower
     bound proven (-inf: none); ``probe_only``: one attempt over the whole gap, given up
-    past ``probe_columns``.  Otherwise the stages start from a 4096th of the gap and
-    grow 8x while the MIPs are solved to optimality, shrinking past ``budget`` columns.
+    past ``probe_columns``.  Otherwise the stages start from the gap divided by
+    ``enum_first_fraction`` and grow by ``enum_growth`` while the MIPs are solved to
+    optimality, shrinking by ``enum_shrink`` past ``budget`` columns.
     """
-    dl = time_box or st.deadline
+    opts = st.problem.opts
+    dl = time_box or st.problem.deadline
     scaled = _ScaledDuals(st, cg, dl, windows)
-    probe_columns = st.opts.probe_columns
+    probe_columns = st.problem.opts.probe_columns
     proven = -math.inf
     stage = 0
     delta, delta_ok, delta_bad = None, 0.0, math.inf
     while not dl.expired():
-        needed = st.ub * (1 - st.gap) - scaled.d
+        needed = st.incumbent.ub * (1 - st.incumbent.gap) - scaled.d
         if needed <= 0:
-            return max(proven, st.ub * (1 - st.gap))
+            return max(proven, st.incumbent.ub * (1 - st.incumbent.gap))
         probe = None
         if delta is None:
             # small gaps first: the whole gap at once when its columns are few (one MIP proves it)
@@ -289,7 +304,7 @@ def enumerate_and_solve(
                 return proven
             if probe is None and probe_only:
                 return proven
-            delta = needed if probe is not None else needed / 4096
+            delta = needed if probe is not None else needed / opts.enum_first_fraction
         delta = min(needed, delta)
         if delta <= delta_ok:
             break
@@ -298,32 +313,38 @@ def enumerate_and_solve(
             cols = probe if probe is not None else scaled.enumerate(delta, budget)
         except TooManyColumns:
             delta_bad = delta
-            st.log(f"enumeration stage {stage}: more than {budget} columns below delta {delta:.4g}")
-            st.stats["enumeration"] = f"column budget {budget} exceeded at delta {delta:.4g} (gap needs {needed:.4g})"
-            delta = max(delta / 4, (delta_ok + delta) / 2) if delta_ok > 0 else delta / 4
-            if delta < 1.05 * delta_ok or delta < 1e-12:
+            st.incumbent.log(f"enumeration stage {stage}: more than {budget} columns below delta {delta:.4g}")
+            st.incumbent.stats["enumeration"] = (
+                f"column budget {budget} exceeded at delta {delta:.4g} (gap needs {needed:.4g})"
+            )
+            shrunk = delta / opts.enum_shrink
+            delta = max(shrunk, (delta_ok + delta) / 2) if delta_ok > 0 else shrunk
+            if delta < opts.enum_min_step * delta_ok or delta < 1e-12:
                 break
             continue
         except TimeoutError:
             return proven
-        if st.ub - scaled.d > 1e-9 * max(1.0, st.ub):
+        if st.incumbent.ub - scaled.d > 1e-9 * max(1.0, st.incumbent.ub):
             _cover_below(st, scaled, cols, delta, dl)
-        st.stats["enumerated_columns"] = len(cols)
-        st.stats["enumeration_delta"] = delta
+        st.incumbent.stats["enumerated_columns"] = len(cols)
+        st.incumbent.stats["enumeration_delta"] = delta
         if windows is None:
-            st.log(f"enumeration stage {stage}: delta {delta:.4g} of {needed:.4g} needed, {len(cols)} columns; MIP")
+            st.incumbent.log(
+                f"enumeration stage {stage}: delta {delta:.4g} of {needed:.4g} needed, {len(cols)} columns; MIP"
+            )
         sets = [c[1] for c in cols]
         mip_bound, optimal = _stage_mip(st, sets, delta, dl, windows, probe_only)
-        st.stats["mip_columns"] = len(sets)
+        st.incumbent.stats["mip_columns"] = len(sets)
         outside = scaled.d + delta  # every cover using a column outside the set costs more than this
-        proven = max(proven, st.safe(min(mip_bound, outside)))
+        proven = max(proven, st.incumbent.safe(min(mip_bound, outside)))
         if windows is None:
-            st.raise_lb(proven, "enumeration")
+            st.incumbent.raise_lb(proven, "enumeration")
         if not optimal or delta >= needed or probe_only:
             break
         delta_ok = delta
-        delta = delta * 8 if delta * 8 < delta_bad else (delta + delta_bad) / 2
-        if delta < 1.05 * delta_ok:
+        grown = delta * opts.enum_growth
+        delta = grown if grown < delta_bad else (delta + delta_bad) / 2
+        if delta < opts.enum_min_step * delta_ok:
             break
     return proven
 
@@ -345,32 +366,38 @@ def solve_complete(st: State, master: CoveringMaster) -> None:
     Farley's bound without pricing, and the exact cover of least total reduced cost at its
     duals is the optimum (a partition costs sum_i pi_i + the sum of its columns'
     reduced costs, for any pi), searched by :func:`cover_search` below the gap."""
-    st.stats["complete_master"] = len(master.sets)
-    lp = master.solve(st.deadline)
+    st.incumbent.stats["complete_master"] = len(master.sets)
+    lp = master.solve(st.problem.deadline)
     if lp is None:
         return
-    scale = st.table.scale
-    st.stats["lp_bound"] = st.stats["lp_bound_plain"] = float(lp.objective * scale)
+    scale = st.problem.table.scale
+    st.incumbent.stats["lp_bound"] = st.incumbent.stats["lp_bound_plain"] = float(lp.objective * scale)
     pi = np.maximum(lp.duals, 0.0)
     costs = np.asarray(master.costs)
     covered = np.array([pi[list(s)].sum() for s in master.sets])
     d = float(pi.sum())
     # Farley's bound over all columns, in our own arithmetic (not the LP solver's tolerances)
-    st.raise_lb(st.safe(d / max(1.0, float((covered / costs).max()))), "complete LP")
+    st.incumbent.raise_lb(st.incumbent.safe(d / max(1.0, float((covered / costs).max()))), "complete LP")
     rcs = costs - covered
     # the LP's reduced costs are >= 0 up to the simplex tolerance: the search runs on their
     # positive parts, and a partition's cost is within n * neg of what the search sees
-    slack = st.inst.n * max(0.0, -float(rcs.min()))
-    budget = st.ub - d + slack
+    slack = st.problem.inst.n * max(0.0, -float(rcs.min()))
+    budget = st.incumbent.ub - d + slack
     rcs_plus = np.maximum(rcs, 0.0).tolist()
     found, exhausted = cover_search(
-        st.inst.n, master.sets, rcs_plus, budget, st.deadline, node_limit=st.opts.cover_nodes, best=True
+        st.problem.inst.n,
+        master.sets,
+        rcs_plus,
+        budget,
+        st.problem.deadline,
+        node_limit=st.problem.opts.cover_nodes,
+        best=True,
     )
     if found is not None:
-        st.offer([master.sets[c] for c in found], "least-cost exact cover", improve=False)
+        st.incumbent.offer([master.sets[c] for c in found], "least-cost exact cover", improve=False)
     if exhausted:  # no partition costs less than the incumbent, up to twice the slack
-        st.raise_lb(st.ub - 2 * slack, "exhausted cover search")
-    st.log(
+        st.incumbent.raise_lb(st.incumbent.ub - 2 * slack, "exhausted cover search")
+    st.incumbent.log(
         f"complete master: {len(master.sets)} columns, LP {lp.objective * scale:.6g}, cover search "
-        f"{'exhausted' if exhausted else 'stopped'}, cost {st.ub * scale:.6g}"
+        f"{'exhausted' if exhausted else 'stopped'}, cost {st.incumbent.ub * scale:.6g}"
     )

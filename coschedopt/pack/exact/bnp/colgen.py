@@ -16,7 +16,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from .levels import LevelTable, Windows
 from .master import CoveringMaster, LPSolution
 from .pricing import Cuts, Pricing, price
 from .state import State
+
+if TYPE_CHECKING:
+    from .lns import Neighbourhoods
 
 
 @dataclass
@@ -55,14 +58,14 @@ def price_at(st: State, master: CoveringMaster, pi: np.ndarray, sigma: np.ndarra
     """Price columns at duals (pi tasks, sigma subset-row cuts, mu pack-count rows): the
     pricing result, the cuts and the level bonus it used."""
     cuts = cuts_of(master, sigma)
-    bonus = master.bonus(mu, st.table.L)
+    bonus = master.bonus(mu, st.problem.table.L)
     pr = price(
-        st.table,
+        st.problem.table,
         pi,
-        st.inst.max_pack_size,
-        column_threshold=-st.opts.rc_eps,
+        st.problem.inst.max_pack_size,
+        column_threshold=-st.problem.opts.rc_eps,
         deadline=dl,
-        columns_per_level=st.opts.per_level,
+        columns_per_level=st.problem.opts.per_level,
         cuts=cuts,
         bonus=bonus,
         **kw,
@@ -72,14 +75,23 @@ def price_at(st: State, master: CoveringMaster, pi: np.ndarray, sigma: np.ndarra
 
 def add_columns(st: State, master: CoveringMaster, cols: list[tuple[tuple[int, ...], int]]) -> int:
     """Add (task set, level) columns to the master at cost tau_level; how many were new."""
-    return master.add([c[0] for c in cols], [float(st.table.tau[c[1]]) for c in cols], [c[1] for c in cols])
+    return master.add([c[0] for c in cols], [float(st.problem.table.tau[c[1]]) for c in cols], [c[1] for c in cols])
 
 
 class _Rounds:
     """The rounds of one column generation: the stabilization center, the best bound met."""
 
-    def __init__(self, st: State, master: CoveringMaster, dl: Deadline, windows: Windows | None, cutoff: float) -> None:
+    def __init__(
+        self,
+        st: State,
+        master: CoveringMaster,
+        dl: Deadline,
+        windows: Windows | None,
+        cutoff: float,
+        search: Neighbourhoods | None,
+    ) -> None:
         self.st, self.master, self.dl, self.windows, self.cutoff = st, master, dl, windows, cutoff
+        self.search = search
         self.center: np.ndarray | None = None
         self.center_lb = -math.inf
         self.node_bound = -math.inf
@@ -87,15 +99,15 @@ class _Rounds:
 
     def run(self) -> CGResult:
         st = self.st
-        rounds = st.stats.get("cg_rounds", 0)
+        rounds = st.incumbent.stats.get("cg_rounds", 0)
         while True:
             lp = self.master.solve(self.dl)
             if lp is None:
                 return CGResult(bound=self.node_bound)
             rounds += 1
-            st.stats["cg_rounds"] = rounds
-            if st.neighbourhoods is not None and st.neighbourhoods.workers > 0:
-                st.neighbourhoods.catch_up()  # exchange incumbents with the worker process
+            st.incumbent.stats["cg_rounds"] = rounds
+            if self.search is not None and self.search.workers > 0:
+                self.search.catch_up()  # exchange incumbents with the worker process
             priced = self.price_round(lp)
             if priced is None:  # out of time, or the node's bound reached the cutoff
                 return CGResult(bound=self.node_bound)
@@ -103,7 +115,7 @@ class _Rounds:
             self.log_round(rounds, lp, pr, added)
             if added == 0:
                 return self.converged(lp, pr, cuts)
-            if st.closed():
+            if st.incumbent.closed():
                 return CGResult(bound=self.node_bound)
 
     def price_round(self, lp: LPSolution) -> tuple[Pricing, Cuts | None, int] | None:
@@ -115,22 +127,22 @@ class _Rounds:
         full_lp = np.concatenate([lp.duals, lp.cut_duals, lp.level_duals])
         if self.center is None or self.center.size != full_lp.size:
             self.center, self.center_lb = full_lp, -math.inf
-        n, nsr = st.inst.n, lp.cut_duals.size
-        alpha = st.opts.smoothing
-        attempts = [(alpha, 1), (0.0, 1), (0.0, st.opts.cut_nodes)] if master.cuts else [(alpha, 0), (0.0, 0)]
+        n, nsr = st.problem.inst.n, lp.cut_duals.size
+        alpha = st.problem.opts.smoothing
+        attempts = [(alpha, 1), (0.0, 1), (0.0, st.problem.opts.cut_nodes)] if master.cuts else [(alpha, 0), (0.0, 0)]
         if windows is not None and not master.cuts:
             attempts.insert(0, (0.0, -1))  # in a tree node: partial pricing at the LP duals first
         for a, nodes in attempts:
             vec = full_lp if a == 0.0 else a * self.center + (1.0 - a) * full_lp
             pi, sigma, mu = vec[:n], vec[n : n + nsr], vec[n + nsr :]
-            partial = {"enough": st.opts.node_pricing_enough} if nodes < 0 else {}
+            partial = {"enough": st.problem.opts.node_pricing_enough} if nodes < 0 else {}
             pr, cuts, bonus = price_at(
                 st, master, pi, sigma, mu, dl, cut_nodes=max(nodes, 1), windows=windows, **partial
             )
-            st.count("pricing_levels_evaluated", pr.evaluated)
+            st.incumbent.count("pricing_levels_evaluated", pr.evaluated)
             if not pr.complete and partial and not dl.expired():
                 # stopped once it had enough columns (no bound then): add them, or price fully
-                cols = [st.column(tasks, bonus, windows) for _, _, tasks in pr.columns]
+                cols = [st.problem.column(tasks, bonus, windows) for _, _, tasks in pr.columns]
                 added = add_columns(st, master, cols)
                 if added:
                     break
@@ -140,7 +152,7 @@ class _Rounds:
             self.farley(vec, pi, sigma, mu, pr)
             if self.node_bound >= self.cutoff:
                 return None
-            cols = [st.column(tasks, bonus, windows) for _, _, tasks in pr.columns]
+            cols = [st.problem.column(tasks, bonus, windows) for _, _, tasks in pr.columns]
             if a > 0.0:
                 cols = self.pricing_out_at(lp, cols)
             added = add_columns(st, master, cols)
@@ -153,20 +165,20 @@ class _Rounds:
         the dual of the full LP; the best one becomes the stabilization center."""
         st = self.st
         dual_obj = float(pi.sum()) - float(sigma.sum()) + self.master.level_cut_rhs(mu)
-        bound = st.safe(dual_obj / max(1.0, pr.ratio_ub))
+        bound = st.incumbent.safe(dual_obj / max(1.0, pr.ratio_ub))
         self.node_bound = max(self.node_bound, bound)
         if self.windows is None:
-            st.raise_lb(bound, "farley")
+            st.incumbent.raise_lb(bound, "farley")
         if bound > self.center_lb:
             self.center, self.center_lb = vec, bound
 
     def pricing_out_at(self, lp: LPSolution, cols: list[tuple[tuple[int, ...], int]]) -> list:
         """The columns found at smoothed duals that price out against the LP duals, each at
         its best level for them."""
-        st, table, windows = self.st, self.st.table, self.windows
+        st, table, windows = self.st, self.st.problem.table, self.windows
         lp_cuts = cuts_of(self.master, lp.cut_duals)
         lp_bonus = self.master.bonus(lp.level_duals, table.L)
-        cols = [st.column(c[0], lp_bonus, windows) for c in cols]
+        cols = [st.problem.column(c[0], lp_bonus, windows) for c in cols]
         return [
             c
             for c in cols
@@ -174,31 +186,35 @@ class _Rounds:
             - (lp_bonus[c[1]] if lp_bonus is not None else 0.0)
             - float(lp.duals[list(c[0])].sum())
             + (lp_cuts.penalty(c[0]) if lp_cuts is not None else 0.0)
-            < -st.opts.rc_eps
+            < -st.problem.opts.rc_eps
         ]
 
     def log_round(self, rounds: int, lp: LPSolution, pr: Pricing, added: int) -> None:
-        st, table = self.st, self.st.table
-        now = time.perf_counter() - st.t0
-        if st.verbose and self.windows is None and (now - self.last_log > 2.0 or added == 0):
+        st, table = self.st, self.st.problem.table
+        now = time.perf_counter() - st.incumbent.t0
+        if (
+            st.incumbent.verbose
+            and self.windows is None
+            and (now - self.last_log > st.problem.opts.cg_log_every or added == 0)
+        ):
             self.last_log = now
-            st.log(
-                f"CG round {rounds}: LP {lp.objective * table.scale:.6g}, bound {st.lb * table.scale:.6g}, "
+            st.incumbent.log(
+                f"CG round {rounds}: LP {lp.objective * table.scale:.6g}, bound {st.incumbent.lb * table.scale:.6g}, "
                 f"min rc {pr.min_rc:.3g}, {added} new columns ({len(self.master.sets)} total, "
                 f"{len(self.master.cuts)} cuts), {pr.evaluated} levels priced"
             )
 
     def converged(self, lp: LPSolution, pr: Pricing, cuts: Cuts | None) -> CGResult:
-        st, table, master = self.st, self.st.table, self.master
+        st, table, master = self.st, self.st.problem.table, self.master
         if self.windows is None:
-            st.stats["lp_bound"] = float(lp.objective * table.scale)
+            st.incumbent.stats["lp_bound"] = float(lp.objective * table.scale)
         return CGResult(
             lp.duals,
             lp.cut_duals,
             cuts,
             master.bonus(lp.level_duals, table.L),
             master.level_cut_rhs(lp.level_duals),
-            min(pr.rc_lb, -st.opts.rc_eps),
+            min(pr.rc_lb, -st.problem.opts.rc_eps),
             True,
             lp.x,
             lp.objective,
@@ -213,6 +229,7 @@ def column_generation(
     until: Deadline | None = None,
     windows: Windows | None = None,
     cutoff: float = math.inf,
+    search: Neighbourhoods | None = None,
 ) -> CGResult:
     """Solve the master LP (with its current cuts) over all columns.
 
@@ -225,9 +242,10 @@ def column_generation(
     When none does (a mis-price), pricing falls back to the LP duals themselves, so the
     loop ends exactly when the LP is optimal over all columns.  In a tree node the
     pricing at the LP duals comes first and stops after ``node_pricing_enough`` columns
-    (no bound then); the full passes follow only when it found none.
+    (no bound then); the full passes follow only when it found none.  With a worker
+    process, the neighbourhood search ``search`` exchanges incumbents between rounds.
     """
-    return _Rounds(st, master, until or st.deadline, windows, cutoff).run()
+    return _Rounds(st, master, until or st.problem.deadline, windows, cutoff, search).run()
 
 
 def pack_count_bounds(
@@ -267,57 +285,67 @@ def pack_count_bounds(
     return out
 
 
-def level_cut_rounds(st: State, master: CoveringMaster, cg: CGResult, max_rounds: int = 50) -> CGResult:
+def level_cut_rounds(st: State, master: CoveringMaster, cg: CGResult, search: Neighbourhoods | None = None) -> CGResult:
     """Add the violated pack-count cuts (:func:`pack_count_bounds`) and re-run column
-    generation until none is violated; returns the last converged state."""
-    need = pack_count_bounds(st.table, st.inst.max_pack_size)
+    generation until none is violated (at most ``pack_count_rounds`` rounds); returns the
+    last converged state."""
+    max_rounds = st.problem.opts.pack_count_rounds
+    need = pack_count_bounds(st.problem.table, st.problem.inst.max_pack_size)
     rounds = 0
-    while not st.closed() and rounds < max_rounds and not st.deadline.expired():
+    while not st.incumbent.closed() and rounds < max_rounds and not st.problem.deadline.expired():
         new = master.separate_level_cuts(cg.x, need)
         if not new:
             break
         rounds += 1
         master.add_level_cuts(new)
-        st.level_cuts = list(master.level_cuts)
-        nxt = column_generation(st, master)
+        st.node.level_cuts = list(master.level_cuts)
+        nxt = column_generation(st, master, search=search)
         if not nxt.converged:
             break
-        st.log(
-            f"pack-count round {rounds}: {len(new)} cuts ({len(master.level_cuts)} in all), LP {nxt.lp * st.table.scale:.6g}"
+        st.incumbent.log(
+            f"pack-count round {rounds}: {len(new)} cuts ({len(master.level_cuts)} in all), LP {nxt.lp * st.problem.table.scale:.6g}"
         )
         cg = nxt
-    st.stats["pack_count_cuts"] = len(master.level_cuts)
+    st.incumbent.stats["pack_count_cuts"] = len(master.level_cuts)
     return cg
 
 
-def cut_rounds(st: State, master: CoveringMaster, cg: CGResult, probe: Callable[[CGResult], Any]) -> CGResult:
+def cut_rounds(
+    st: State,
+    master: CoveringMaster,
+    cg: CGResult,
+    probe: Callable[[CGResult], Any],
+    search: Neighbourhoods | None = None,
+) -> CGResult:
     """Strengthen the LP with subset-row cuts on task triples (Jepsen, Petersen, Spoorendonk
     and Pisinger, Oper. Res. 56(2), 2008), re-running column generation.
 
-    Stops after ``st.cut_rounds`` rounds, when no cut is violated, when a round closes
-    less than 10 % of the gap between the LP and the incumbent, or when its share of the
+    Stops after ``st.problem.cut_rounds`` rounds, when no cut is violated, when a round closes
+    less than ``cut_min_gain`` of the gap between the LP and the incumbent, or when its share of the
     time left is spent (``cut_share``; a round cut short is dropped); keeps the last
     converged state, whose duals drive the enumeration (its cut rows stay in the master:
     valid).  After each round that raises the LP, ``probe`` tries to close the gap left.
     """
     rounds = 0
-    box = st.deadline.share(st.opts.cut_share)
-    while not st.closed() and rounds < st.cut_rounds and not box.expired():
-        triples = master.separate(cg.x, st.opts.cuts_per_round)
+    box = st.problem.deadline.share(st.problem.opts.cut_share)
+    while not st.incumbent.closed() and rounds < st.problem.cut_rounds and not box.expired():
+        triples = master.separate(cg.x, st.problem.opts.cuts_per_round)
         if not triples:
             break
         rounds += 1
         master.add_cuts(triples)
-        st.log(f"cut round {rounds}: {len(triples)} subset-row cuts ({len(master.cuts)} in all)")
-        nxt = column_generation(st, master, box)
+        st.incumbent.log(f"cut round {rounds}: {len(triples)} subset-row cuts ({len(master.cuts)} in all)")
+        nxt = column_generation(st, master, box, search=search)
         if not nxt.converged:
             break
-        # stop when a round closes less than 10 % of the gap left between the LP and the incumbent
-        improved = nxt.lp - cg.lp >= max(1e-6 * max(1.0, nxt.lp), 0.1 * (st.ub - cg.lp))
+        # stop when a round closes less than cut_min_gain of the gap left between the LP and the incumbent
+        improved = nxt.lp - cg.lp >= max(
+            1e-6 * max(1.0, nxt.lp), st.problem.opts.cut_min_gain * (st.incumbent.ub - cg.lp)
+        )
         cg = nxt
         if not improved:
             break
         probe(cg)
-    st.stats["cuts"] = len(master.cuts)
-    st.stats["cut_rounds"] = rounds
+    st.incumbent.stats["cuts"] = len(master.cuts)
+    st.incumbent.stats["cut_rounds"] = rounds
     return cg

@@ -17,20 +17,21 @@ from __future__ import annotations
 import numpy as np
 
 from . import kernels
-
-#: above this many (level, task) entries the table of m_i(tau) is computed row by row on demand
-FULL_TABLE_LIMIT = 30_000_000
+from .options import BnpOptions
 
 
 class LevelTable:
     """The distinct times tau_0 < ... < tau_{L-1} and m_i(tau_l) for every task and level.
 
     ``m(l)[i]`` is m_i(tau_l), with ``p + 1`` standing for "cannot finish by tau_l".
-    The full (L, n) table is kept when it has at most :data:`FULL_TABLE_LIMIT`
-    entries (O(n p log p) to build); otherwise each row costs O(n p).
+    The full (L, n) table is kept when it has at most ``full_table_limit`` entries
+    (:attr:`.options.BnpOptions.full_table_limit` unless given; O(n p log p) to build);
+    otherwise each row costs O(n p).
     """
 
-    def __init__(self, times: np.ndarray, scale: float = 1.0) -> None:
+    def __init__(self, times: np.ndarray, scale: float = 1.0, full_table_limit: int | None = None) -> None:
+        if full_table_limit is None:
+            full_table_limit = BnpOptions().full_table_limit
         self.times = np.asarray(times, dtype=float)
         self.n, self.p = self.times.shape
         self.levels = np.unique(self.times)
@@ -43,7 +44,7 @@ class LevelTable:
         self._asc = self.times[:, ::-1].copy()  # each row ascending
         dtype = np.int16 if self.p < 32_000 else np.int32
         self.table: np.ndarray | None = None
-        if self.L * self.n <= FULL_TABLE_LIMIT:
+        if self.L * self.n <= full_table_limit:
             tab = np.empty((self.L, self.n), dtype=dtype)
             for i in range(self.n):
                 le = np.searchsorted(self._asc[i], self.levels, side="right")  # #{j : t(i,j) <= tau}

@@ -9,10 +9,11 @@ those tasks (or the best found in its time box).  Packs of neighbouring levels a
 the ones that trade tasks in an optimal schedule: the local search moves one or two
 tasks at a time, a window re-partitions tens of them at once.  Windows already
 solved (by their task set) are not tried again; once every window of the incumbent
-has been, those stopped by their time box are re-solved with twice the box (up to
-``lns_max_sub_time``).  Then come windows that skip packs (a pack with one to three
-of the packs after it: an exchange between packs two or three levels apart, which
-the runs of adjacent packs only reach through a chain of cheaper steps), then runs
+has been, those stopped by their time box are re-solved with ``lns_retry_factor``
+times the box (twice by default, up to ``lns_max_sub_time``).  Then come windows
+that skip packs (a pack with one to three of the packs after it: an exchange
+between packs two or three levels apart, which the runs of adjacent packs only
+reach through a chain of cheaper steps), then runs
 of two and three times as many tasks (``lns_stages``), and then the search is
 exhausted.  A cheaper incumbent starts again from the first stage.
 
@@ -69,15 +70,15 @@ class Neighbourhoods:
 
     def __init__(self, st: State, solve_window: WindowSolver, workers: int = 0) -> None:
         self.st = st
-        self.opts = st.opts
+        self.opts = st.problem.opts
         self.solve_window = solve_window
-        self.sub_options = st.opts.for_window()  # the options of a window's re-solve
-        self.window_tasks = st.opts.lns_tasks
-        self.stages = st.opts.lns_stages
-        self.rng = np.random.default_rng(st.seed)
+        self.sub_options = st.problem.opts.for_window()  # the options of a window's re-solve
+        self.window_tasks = st.problem.opts.lns_tasks
+        self.stages = st.problem.opts.lns_stages
+        self.rng = np.random.default_rng(st.problem.seed)
         self.tried: set[frozenset[int]] = set()
         self.stage = 0  # index in ``stages`` of the windows tried now
-        self._ub_seen = st.ub
+        self._ub_seen = st.incumbent.ub
         self.unproven: dict[frozenset[int], float] = {}  # window -> time box that stopped it
         self.spent = 0.0
         self.steps = 0
@@ -103,9 +104,9 @@ class Neighbourhoods:
         (default ``window_tasks``; a window holds at least two packs, and at most twice that):
         runs of packs adjacent in level, or with ``reach`` > 1 a pack and one to
         ``lns_skip_packs`` - 1 of the ``reach`` packs after it."""
-        table = self.st.table
+        table = self.st.problem.table
         width = self.window_tasks if tasks is None else int(tasks)
-        packs = sorted(self.st.best_sets, key=lambda s: (table.min_level(s), s))
+        packs = sorted(self.st.incumbent.best_sets, key=lambda s: (table.min_level(s), s))
         out = []
         if reach > 1:
             for a in range(len(packs) - 1):
@@ -130,9 +131,9 @@ class Neighbourhoods:
         the incumbent with its tasks re-partitioned (kept only if strictly cheaper);
         False when no window is left."""
         st, opts = self.st, self.opts
-        if st.ub < self._ub_seen:  # a new incumbent: the first stage's windows first
-            self.stage, self._ub_seen = 0, st.ub
-        profile = self.stage > 0 and self.levels is not None and st.ub != self._profiled
+        if st.incumbent.ub < self._ub_seen:  # a new incumbent: the first stage's windows first
+            self.stage, self._ub_seen = 0, st.incumbent.ub
+        profile = self.stage > 0 and self.levels is not None and st.incumbent.ub != self._profiled
         if profile and self.profile_spent <= opts.lns_profile_share * self.spent:
             return self._profile_step(until)
         todo: list = []
@@ -142,10 +143,11 @@ class Neighbourhoods:
             todo, box = [w for w in every if w[1] not in self.tried], opts.lns_sub_time
             if not todo:  # every window tried: give the unproven ones more time, shortest box first
                 boxes = [(self.unproven.get(w[1], math.inf), r) for r, w in enumerate(every)]
-                boxes = [(b, r) for b, r in boxes if 2 * b <= opts.lns_max_sub_time]
+                grow = opts.lns_retry_factor
+                boxes = [(b, r) for b, r in boxes if grow * b <= opts.lns_max_sub_time]
                 if boxes:
                     b, r = min(boxes)
-                    todo, box = [every[r]], 2 * b
+                    todo, box = [every[r]], grow * b
             if not todo:  # then the next stage
                 if self.stage + 1 >= len(self.stages):
                     return False
@@ -157,11 +159,11 @@ class Neighbourhoods:
         self.tried.add(key)
         tasks = sorted(key)
         local = {i: r for r, i in enumerate(tasks)}
-        start = [[(local[i], q) for i, q in pack] for pack in allocations(st.table, window)]
+        start = [[(local[i], q) for i, q in pack] for pack in allocations(st.problem.table, window)]
         rem = until.remaining()
         limit = min(box, rem) if math.isfinite(rem) else box
         packs, status, seconds = self.solve_window(
-            st.inst.times[tasks], st.inst.max_pack_size, start, limit, st.seed, self.sub_options
+            st.problem.inst.times[tasks], st.problem.inst.max_pack_size, start, limit, st.problem.seed, self.sub_options
         )
         if status == "TIME_LIMIT" and limit >= box:
             self.unproven[key] = box
@@ -171,9 +173,9 @@ class Neighbourhoods:
         self.steps += 1
         self.last = f"{len(tasks)} tasks, {status}"
         new = [tuple(sorted(tasks[r] for r, _ in pack)) for pack in packs]
-        rest = [s for s in st.best_sets if not key.issuperset(s)]
+        rest = [s for s in st.incumbent.best_sets if not key.issuperset(s)]
         # offer() keeps the result only when it is strictly cheaper than the incumbent
-        if st.offer(rest + new, f"neighbourhood search ({self.last})", improve=False):
+        if st.incumbent.offer(rest + new, f"neighbourhood search ({self.last})", improve=False):
             self.improved += 1
         return True
 
@@ -184,13 +186,13 @@ class Neighbourhoods:
         rem = until.remaining()
         t0 = time.perf_counter()
         sets = solve_profile_neighbourhood(
-            st.table,
-            st.best_sets,
-            st.inst.max_pack_size,
+            st.problem.table,
+            st.incumbent.best_sets,
+            st.problem.inst.max_pack_size,
             self.levels,
             reach=self.opts.lns_profile_reach,
             time_limit=min(self.opts.lns_profile_time, rem),
-            seed=st.seed,
+            seed=st.problem.seed,
         )
         seconds = time.perf_counter() - t0
         self.spent += seconds
@@ -198,10 +200,10 @@ class Neighbourhoods:
         self.steps += 1
         self.profile_moves += 1
         self.last = f"pack profile over {self.levels.size} levels, {seconds:.1f} s"
-        if sets is not None and st.offer(sets, f"neighbourhood search ({self.last})", improve=False):
+        if sets is not None and st.incumbent.offer(sets, f"neighbourhood search ({self.last})", improve=False):
             self.improved += 1
             self.profile_improved += 1
-        self._profiled = st.ub
+        self._profiled = st.incumbent.ub
         return True
 
     def set_levels(self, levels: np.ndarray) -> None:
@@ -217,21 +219,21 @@ class Neighbourhoods:
         if self._proc is None:
             ctx = multiprocessing.get_context("spawn")  # not fork: the solver's process holds HiGHS threads
             self._inbox, self._outbox = ctx.Queue(), ctx.Queue()
-            rem = st.deadline.remaining()
+            rem = st.problem.deadline.remaining()
             seconds = rem if math.isfinite(rem) else None
             args = (
-                st.inst.times,
-                st.inst.max_pack_size,
-                st.table.scale,
-                list(st.best_sets),
-                st.seed,
+                st.problem.inst.times,
+                st.problem.inst.max_pack_size,
+                st.problem.table.scale,
+                list(st.incumbent.best_sets),
+                st.problem.seed,
                 seconds,
                 self.levels,
             )
             args += (self.opts, self.solve_window, self._inbox, self._outbox)
             self._proc = ctx.Process(target=search_loop, args=args, daemon=True)
             self._proc.start()
-            self._synced = st.ub
+            self._synced = st.incumbent.ub
             return
         while True:
             try:
@@ -240,15 +242,15 @@ class Neighbourhoods:
                 break
             (self.steps, self.spent, self.profile_moves, self.profile_improved, self.profile_spent) = tally
             self.last, self.worker_cost = last, cost
-            if sets is not None and st.offer(sets, f"neighbourhood search ({last})", improve=False):
+            if sets is not None and st.incumbent.offer(sets, f"neighbourhood search ({last})", improve=False):
                 self.improved += 1
-                self._synced = st.ub
+                self._synced = st.incumbent.ub
             # (a report sent before the worker read our latest incumbent is not about it)
-            self.exhausted = exhausted and cost <= st.ub + 1e-12 * max(1.0, st.ub)
-        if st.ub < self._synced - 1e-12 * max(1.0, st.ub):
+            self.exhausted = exhausted and cost <= st.incumbent.ub + 1e-12 * max(1.0, st.incumbent.ub)
+        if st.incumbent.ub < self._synced - 1e-12 * max(1.0, st.incumbent.ub):
             # found here (tree, MIP, ...): the worker continues from it
-            self._inbox.put(("cover", list(st.best_sets)))
-            self._synced = st.ub
+            self._inbox.put(("cover", list(st.incumbent.best_sets)))
+            self._synced = st.incumbent.ub
 
     def close(self) -> None:
         """Stop the worker process (what it has not reported yet is dropped)."""
@@ -266,18 +268,21 @@ class Neighbourhoods:
         of the solver's time (``lns_share``)."""
         st = self.st
         if self.workers > 0:
-            if time.perf_counter() - st.t0 >= self.opts.lns_worker_after and not st.deadline.expired():
+            if (
+                time.perf_counter() - st.incumbent.t0 >= self.opts.lns_worker_after
+                and not st.problem.deadline.expired()
+            ):
                 self._poll()
         else:
-            while not st.closed() and not st.deadline.expired():
-                elapsed = time.perf_counter() - st.t0
+            while not st.incumbent.closed() and not st.problem.deadline.expired():
+                elapsed = time.perf_counter() - st.incumbent.t0
                 if (
                     elapsed < self.opts.lns_after
                     or self.spent >= self.opts.lns_share * elapsed
-                    or not self.step(st.deadline)
+                    or not self.step(st.problem.deadline)
                 ):
                     break
-        st.stats["lns"] = {
+        st.incumbent.stats["lns"] = {
             "steps": self.steps,
             "improved": self.improved,
             "seconds": round(self.spent, 3),
@@ -318,9 +323,9 @@ def search_loop(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     inst = PackInstance(times, k, name="neighbourhoods")
     until = Deadline(seconds)
-    table = LevelTable(times, scale)
-    st = State(inst, table, until, opts.replace(gap=0.0), seed=seed, integral=integral(times))
-    st.offer(sets, "solver", improve=False)
+    table = LevelTable(times, scale, opts.full_table_limit)
+    st = State.start(inst, table, until, opts.replace(gap=0.0), seed=seed, integral=integral(times))
+    st.incumbent.offer(sets, "solver", improve=False)
     nb = Neighbourhoods(st, solve_window)
     nb.levels = levels
     idle = False
@@ -337,14 +342,14 @@ def search_loop(
             if kind == "levels":
                 nb.levels = new
                 idle = False
-            elif st.offer(new, "solver", improve=False):
+            elif st.incumbent.offer(new, "solver", improve=False):
                 idle = False
         if idle:
             continue
-        before = st.ub
+        before = st.incumbent.ub
         if not nb.step(until):
             idle = True
-            outbox.put((None, st.ub, nb.tally(), True, nb.last))
+            outbox.put((None, st.incumbent.ub, nb.tally(), True, nb.last))
             continue
-        better = list(st.best_sets) if st.ub < before else None
-        outbox.put((better, st.ub, nb.tally(), False, nb.last))
+        better = list(st.incumbent.best_sets) if st.incumbent.ub < before else None
+        outbox.put((better, st.incumbent.ub, nb.tally(), False, nb.last))

@@ -6,6 +6,7 @@ import math
 
 from ....core import Deadline
 from .levels import LevelTable
+from .options import BnpOptions
 
 
 def _price_pack(table: LevelTable, k: int, tasks: list[int]) -> float:
@@ -53,15 +54,18 @@ def _improve_task(table: LevelTable, k: int, packs: list[list[int]], cost: list[
 
 
 def local_search(
-    table: LevelTable, k: int, sets: list[tuple[int, ...]], deadline: Deadline, max_passes: int = 50
+    table: LevelTable, k: int, sets: list[tuple[int, ...]], deadline: Deadline, max_passes: int | None = None
 ) -> tuple[list[tuple[int, ...]], float]:
     """Improve a schedule by moving one task to another pack (or to a new one) and by
     swapping two tasks of different packs, first improvement, until no move helps.
 
     Pack costs are the optimal 1-pack costs (cheapest fitting level, Algorithm 1's
     value), so every accepted move lowers the schedule's cost strictly.  A move
-    costs two binary searches over the levels: O(n^2 k log L) per pass.
+    costs two binary searches over the levels: O(n^2 k log L) per pass; at most
+    ``max_passes`` passes (:attr:`.options.BnpOptions.local_search_passes` unless given).
     """
+    if max_passes is None:
+        max_passes = BnpOptions().local_search_passes
     packs = [list(s) for s in sets]
     cost = [float(table.tau[table.min_level(s)]) for s in sets]
     for _ in range(max_passes):

@@ -70,7 +70,6 @@ def solve_covering_mip(
     incumbent: list[int] | None = None,
     cutoff: float | None = None,
     seed: int = 0,
-    cuts: list[tuple[int, int, int]] | None = None,
     levels: list[int] | None = None,
     level_cuts: list[tuple[int, int]] | None = None,
     level_upper: list[float] | None = None,
@@ -79,8 +78,6 @@ def solve_covering_mip(
 
     ``incumbent``: indices of columns forming a cover, passed as a starting solution.
     ``cutoff``: only solutions strictly better than it are of interest.
-    ``cuts``: task triples whose subset-row inequalities are added as rows (valid
-    for every schedule; they give HiGHS the strengthened LP of the master).
     ``levels``, ``level_cuts``: the columns' levels and pack-count cuts (l, rhs),
     sum_{c : level_c >= l} x_c >= rhs, added as rows (valid for every schedule).
     """
@@ -95,8 +92,6 @@ def solve_covering_mip(
         value,
     )
     options = {"mip_rel_gap": 0.0, "mip_abs_gap": 1e-9}
-    if cuts:
-        _add_subset_rows(h, n, sets, cuts)
     if level_cuts and levels is not None:
         _add_count_rows(h, levels, level_cuts, level_upper)
     if cutoff is not None and math.isfinite(cutoff):
@@ -108,27 +103,6 @@ def solve_covering_mip(
         sol.col_value = x0.tolist()
         h.setSolution(sol)
     return _covering_solution(_run(h, time_limit, seed, options))
-
-
-def _add_subset_rows(h: highspy.Highs, n: int, sets: list[tuple[int, ...]], cuts: list[tuple[int, int, int]]) -> None:
-    """The subset-row inequalities of the task triples ``cuts``: at most one chosen column
-    holds two tasks of a triple."""
-    of_task: list[list[int]] = [[] for _ in range(n)]
-    for c, r in enumerate(cuts):
-        for i in r:
-            of_task[i].append(c)
-    members: list[list[int]] = [[] for _ in cuts]
-    for col, s_ in enumerate(sets):
-        hits: dict[int, int] = {}
-        for i in s_:
-            for c in of_task[i]:
-                hits[c] = hits.get(c, 0) + 1
-        for c, hcount in hits.items():
-            if hcount >= 2:
-                members[c].append(col)
-    for idx in members:
-        if idx:
-            h.addRow(-INF, 1.0, len(idx), np.array(idx, dtype=np.int32), np.ones(len(idx)))
 
 
 def _add_count_rows(

@@ -67,6 +67,28 @@ class BnpOptions(MethodOptions):
         30, "a tree node's partial pricing stops once this many columns price out", min=1, advanced=True
     )
     bound_safety: float = option(1e-9, "relative slack on every bound handed back", min=0.0, below=1e-3, advanced=True)
+    full_table_limit: int = option(
+        30_000_000,
+        "the level table keeps m_i(tau) for every (level, task) up to this many entries; above, rows on demand",
+        min=0,
+        advanced=True,
+    )
+    artificial_cost_factor: float = option(
+        10.0,
+        "the pack-count rows' artificial columns cost this times the all-singletons schedule (plus 1)",
+        above=1.0,
+        advanced=True,
+    )
+    pack_count_rounds: int = option(50, "most rounds of pack-count cuts at the root", min=0, advanced=True)
+    cut_min_gain: float = option(
+        0.1,
+        "subset-row cut rounds stop when a round closes less than this share of the LP-incumbent gap",
+        min=0.0,
+        advanced=True,
+    )
+    cg_log_every: float = option(
+        2.0, "seconds between two progress lines of column generation (verbose)", min=0.0, advanced=True
+    )
 
     # ------------------------------------------------------------------ primal heuristics
     local_search_window: float = option(
@@ -78,10 +100,34 @@ class BnpOptions(MethodOptions):
     local_search_max: float = option(
         5.0, "time box of one local search: at most these seconds", above=0.0, advanced=True
     )
+    local_search_passes: int = option(
+        50, "most passes of one local search (moves and swaps of single tasks)", min=1, advanced=True
+    )
     ils_share: float = option(
         0.05, "time box of the root's iterated local search: share", above=0.0, max=1.0, advanced=True
     )
     ils_max: float = option(10.0, "time box of the root's iterated local search: seconds", above=0.0, advanced=True)
+    ils_idle_kicks: int = option(
+        20,
+        "the iterated local search stops after max(this, n) kicks in a row without a better schedule",
+        min=1,
+        advanced=True,
+    )
+    ils_swaps: int = option(
+        2, "random swaps of two tasks in one kick of the iterated local search", min=1, advanced=True
+    )
+    heuristic_share: float = option(
+        0.05, "time limit of each seed heuristic: share of the time left", above=0.0, max=1.0, advanced=True
+    )
+    heuristic_min: float = option(
+        0.05, "time limit of each seed heuristic: at least these seconds", above=0.0, advanced=True
+    )
+    heuristic_max: float = option(
+        10.0,
+        "time limit of each seed heuristic: at most these seconds (also without a time limit)",
+        above=0.0,
+        advanced=True,
+    )
     dive_candidates: int = option(8, "columns scored by a trial LP at each step of the dive", min=1, advanced=True)
     dive_min_x: float = option(0.05, "least LP value of a dive candidate", min=0.0, max=1.0, advanced=True)
     dive_share: float = option(
@@ -90,6 +136,36 @@ class BnpOptions(MethodOptions):
 
     # ------------------------------------------------------------------ closing the gap by enumeration
     cover_nodes: int = option(200_000, "node limit of the exact-cover searches", min=1, advanced=True)
+    cover_share: float = option(
+        0.1,
+        "time box of the cover search over enumerated columns: share of the time left",
+        above=0.0,
+        max=1.0,
+        advanced=True,
+    )
+    cover_max: float = option(30.0, "that time box at the root: at most these seconds", above=0.0, advanced=True)
+    cover_node_max: float = option(2.0, "that time box in a tree node: at most these seconds", above=0.0, advanced=True)
+    enum_first_fraction: float = option(
+        4096.0, "the staged enumeration's first delta is the gap divided by this", min=1.0, advanced=True
+    )
+    enum_growth: float = option(
+        8.0,
+        "the staged enumeration's delta grows by this factor after a stage solved to optimality",
+        above=1.0,
+        advanced=True,
+    )
+    enum_min_step: float = option(
+        1.05,
+        "the staged enumeration stops when its next delta is below this times the last one solved",
+        min=1.0,
+        advanced=True,
+    )
+    enum_shrink: float = option(
+        4.0,
+        "the staged enumeration's delta shrinks by (at least) this factor past the column budget",
+        above=1.0,
+        advanced=True,
+    )
     ratio_slack: float = option(
         1e-9,
         "the enumeration computes its exact dual ratio when the pricing's exceeds 1 by more",
@@ -118,6 +194,12 @@ class BnpOptions(MethodOptions):
     purge_to: int = option(3000, "columns left by a purge", min=0, advanced=True)
     purge_age: int = option(100, "LP solves a purged column has been out of the LP support", min=0, advanced=True)
     plunge_share: float = option(0.5, "share of the tree's time for plunges", min=0.0, advanced=True)
+    plunge_decay: float = option(
+        4.0,
+        "the plunges' share is divided by this for every plunge that ended without an incumbent",
+        min=1.0,
+        advanced=True,
+    )
     plunge_quot: float = option(
         0.5, "a plunge stops at a child above lb + plunge_quot (ub - lb)", min=0.0, advanced=True
     )
@@ -138,6 +220,9 @@ class BnpOptions(MethodOptions):
     )
     lns_skip_packs: int = option(4, "most packs in a window of a stage of reach > 1", min=2, advanced=True)
     lns_sub_time: float = option(10.0, "time box of one window's re-solve (seconds)", above=0.0, advanced=True)
+    lns_retry_factor: float = option(
+        2.0, "a window stopped by its time box is retried with this times the box", above=1.0, advanced=True
+    )
     lns_max_sub_time: float = option(80.0, "largest time box of a window's retries (seconds)", above=0.0, advanced=True)
     lns_after: float = option(60.0, "in-process search: starts after these seconds", min=0.0, advanced=True)
     lns_share: float = option(0.4, "in-process search: share of the time spent", min=0.0, max=1.0, advanced=True)

@@ -27,6 +27,7 @@ import numpy as np
 from ....core import Deadline
 from .knapsack import PI_EPS, batch_size, best_set_at_level, knapsack, knapsack_values, topk_by_level, useful_items
 from .levels import LevelTable, Windows
+from .options import BnpOptions
 
 
 class Cuts:
@@ -97,7 +98,7 @@ def best_set_with_cuts(
     k: int,
     cuts: Cuts,
     floor: float,
-    node_limit: int = 40,
+    node_limit: int | None = None,
 ) -> tuple[float, float, np.ndarray]:
     """max pi(S) - pen(S) over the sets that fit at ``level``, by best-first branch and bound.
 
@@ -107,8 +108,11 @@ def best_set_with_cuts(
     a pair i, j of S & R into {i out}, {i in, j out}, {i, j in} (a partition).  The
     search stops once no node can beat max(best, floor).  Returns (value of the best
     set found, upper bound on the optimum, best set); the two values are equal
-    unless the floor or the node limit stopped the search.
+    unless the floor or the node limit stopped the search (``node_limit``:
+    :attr:`.options.BnpOptions.cut_nodes` unless given).
     """
+    if node_limit is None:
+        node_limit = BnpOptions().cut_nodes
     p = table.p
     m = table.m(level).astype(np.int64)
     base = np.flatnonzero((pi > PI_EPS) & (m <= p))
@@ -174,7 +178,8 @@ class _Bisection:
     ):
         self.table, self.pi, self.k, self.tau = table, pi, k, table.tau
         self.column_threshold, self.fixed_threshold = column_threshold, fixed_threshold
-        self.columns_per_level, self.cuts, self.cut_nodes, self.windows = columns_per_level, cuts, cut_nodes, windows
+        self.columns_per_level, self.cuts, self.windows = columns_per_level, cuts, windows
+        self.cut_nodes = BnpOptions().cut_nodes if cut_nodes is None else cut_nodes
         self.bon = np.zeros(table.L) if bonus is None else np.asarray(bonus, dtype=float)
         self.bsteps = (np.flatnonzero(np.diff(self.bon) != 0) + 1).tolist()  # levels where B changes
         self.bvals = self.bon.tolist()
@@ -376,7 +381,7 @@ def price(
     columns_per_level: int = 1,
     enough: int | None = None,
     cuts: Cuts | None = None,
-    cut_nodes: int = 40,
+    cut_nodes: int | None = None,
     bonus: np.ndarray | None = None,
     windows: Windows | None = None,
 ) -> Pricing:

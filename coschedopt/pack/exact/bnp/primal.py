@@ -2,12 +2,13 @@
 
 The tree's own primal heuristics (plunges, integral node LPs, pack profiles) are in
 :mod:`.tree`, the neighbourhood search in :mod:`.lns`; every schedule found goes
-through :meth:`.state.State.offer` (local search when it is close to the incumbent).
+through :meth:`.state.Incumbent.offer` (local search when it is close to the incumbent).
 """
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,39 +20,44 @@ from .local_search import local_search
 from .master import CoveringMaster
 from .state import State, cover_cost, partition
 
+if TYPE_CHECKING:
+    from .lns import Neighbourhoods
+
 
 def add_schedule(st: State, master: CoveringMaster, schedule: PackSchedule, source: str, improve: bool) -> None:
     """A schedule's packs enter the master as columns and are offered as incumbent."""
-    sets = [tuple(sorted(i for i, _ in pack)) for pack in schedule.indices(st.inst)]
-    add_columns(st, master, [st.column(s) for s in sets])
-    st.offer(sets, source, improve=improve)
+    sets = [tuple(sorted(i for i, _ in pack)) for pack in schedule.indices(st.problem.inst)]
+    add_columns(st, master, [st.problem.column(s) for s in sets])
+    st.incumbent.offer(sets, source, improve=improve)
 
 
 def seed_incumbent(st: State, master: CoveringMaster, use_heuristics: bool) -> None:
     """Singletons (each task alone on p processors), then the paper's heuristics if
-    registered (``seed_heuristics``); or, when ``st.complete`` holds every feasible set,
+    registered (``seed_heuristics``); or, when ``st.problem.complete`` holds every feasible set,
     those sets instead of the heuristics (:func:`.closing.solve_complete` finishes the job)."""
-    n = st.inst.n
+    n = st.problem.inst.n
     singles = [(i,) for i in range(n)]
-    lv = [int(st.table.first_level[i]) for i in range(n)]
-    master.add(singles, [float(st.table.tau[v]) for v in lv], lv)
-    st.offer(singles, "singletons", improve=False)
-    if st.complete is not None:
-        add_columns(st, master, [st.column(s) for s in st.complete])
+    lv = [int(st.problem.table.first_level[i]) for i in range(n)]
+    master.add(singles, [float(st.problem.table.tau[v]) for v in lv], lv)
+    st.incumbent.offer(singles, "singletons", improve=False)
+    if st.problem.complete is not None:
+        add_columns(st, master, [st.problem.column(s) for s in st.problem.complete])
         return
     if not use_heuristics:
         return
     known = set(methods("pack"))
-    for name in st.opts.seed_heuristics:
-        if name not in known or st.deadline.expired():
+    for name in st.problem.opts.seed_heuristics:
+        if name not in known or st.problem.deadline.expired():
             continue
-        rem = st.deadline.remaining()
+        rem = st.problem.deadline.remaining()
+        opts = st.problem.opts
+        limit = min(opts.heuristic_max, max(opts.heuristic_min, opts.heuristic_share * rem))
         try:
             res = get_method("pack", name).func(
-                st.inst, time_limit=min(10.0, max(0.05, 0.05 * rem)) if math.isfinite(rem) else 10.0, seed=st.seed
+                st.problem.inst, time_limit=limit if math.isfinite(rem) else opts.heuristic_max, seed=st.problem.seed
             )
         except Exception as exc:  # a heuristic failing must not stop the exact method
-            st.log(f"heuristic {name} failed: {exc!r}")
+            st.incumbent.log(f"heuristic {name} failed: {exc!r}")
             continue
         if res.schedule is None:
             continue
@@ -59,19 +65,26 @@ def seed_incumbent(st: State, master: CoveringMaster, use_heuristics: bool) -> N
 
 
 def iterated_local_search(st: State, until: Deadline) -> int:
-    """Kick the incumbent (two random swaps of tasks between packs), re-run the local
-    search, keep the result when it is better; repeat until ``until`` or until
-    max(20, n) kicks in a row bring nothing.  Returns the number of kicks."""
-    rng = np.random.default_rng(st.seed)
+    """Kick the incumbent (``ils_swaps`` random swaps of tasks between packs), re-run the
+    local search, keep the result when it is better; repeat until ``until`` or until
+    max(``ils_idle_kicks``, n) kicks in a row bring nothing.  Returns the number of kicks."""
+    rng = np.random.default_rng(st.problem.seed)
     kicks = idle = 0
-    while not until.expired() and len(st.best_sets) >= 2 and not st.closed() and idle < max(20, st.inst.n):
-        packs = [list(s) for s in st.best_sets]
-        for _ in range(2):
+    patience = max(st.problem.opts.ils_idle_kicks, st.problem.inst.n)
+    while not until.expired() and len(st.incumbent.best_sets) >= 2 and not st.incumbent.closed() and idle < patience:
+        packs = [list(s) for s in st.incumbent.best_sets]
+        for _ in range(st.problem.opts.ils_swaps):
             a, b = rng.choice(len(packs), 2, replace=False)
             ia, ib = rng.integers(len(packs[a])), rng.integers(len(packs[b]))
             packs[a][ia], packs[b][ib] = packs[b][ib], packs[a][ia]
-        sets, cost = local_search(st.table, st.inst.max_pack_size, [tuple(p) for p in packs], until)
-        found = math.isfinite(cost) and st.offer(sets, f"iterated local search (kick {kicks + 1})")
+        sets, cost = local_search(
+            st.problem.table,
+            st.problem.inst.max_pack_size,
+            [tuple(p) for p in packs],
+            until,
+            st.problem.opts.local_search_passes,
+        )
+        found = math.isfinite(cost) and st.incumbent.offer(sets, f"iterated local search (kick {kicks + 1})")
         idle = 0 if found else idle + 1
         kicks += 1
     return kicks
@@ -93,16 +106,16 @@ def dive_candidates(
     level (x >= ``dive_min_x`` if any), or with ``demanding`` those holding the uncovered
     task whose cheapest fractional column is the highest (largest x first)."""
     lv = np.asarray(master.levels)[: x.size]
-    cands = [c for c in frac if x[c] >= st.opts.dive_min_x] or frac
-    cands = sorted(cands, key=lambda c: (-lv[c], -x[c]))[: st.opts.dive_candidates]
+    cands = [c for c in frac if x[c] >= st.problem.opts.dive_min_x] or frac
+    cands = sorted(cands, key=lambda c: (-lv[c], -x[c]))[: st.problem.opts.dive_candidates]
     if demanding:
-        low = np.full(st.inst.n, -1, dtype=np.int64)  # least level of an LP column holding task i
+        low = np.full(st.problem.inst.n, -1, dtype=np.int64)  # least level of an LP column holding task i
         for c in frac:
             idx = [i for i in master.sets[c] if not covered[i]]
             low[idx] = np.where(low[idx] < 0, lv[c], np.minimum(low[idx], lv[c]))
         t = int(np.argmax(low))
         held = sorted((c for c in frac if t in master.sets[c]), key=lambda c: -x[c])
-        cands = held[: st.opts.dive_candidates] or cands
+        cands = held[: st.problem.opts.dive_candidates] or cands
     return cands
 
 
@@ -143,7 +156,13 @@ def _fix_next(st, master, x, covered, fixed, demanding, bounds, dl) -> int | Non
     return best
 
 
-def dive(st: State, master: CoveringMaster, until: Deadline | None = None, demanding: bool = False) -> float:
+def dive(
+    st: State,
+    master: CoveringMaster,
+    until: Deadline | None = None,
+    demanding: bool = False,
+    search: Neighbourhoods | None = None,
+) -> float:
     """Top-down strong diving: fix a column of the highest fractional level, re-solve the
     residual LP by column generation, repeat until the LP is integral; returns the cost of
     the cover it offers (table units, before the local search).
@@ -160,17 +179,18 @@ def dive(st: State, master: CoveringMaster, until: Deadline | None = None, deman
     holding one of them at upper bound 0, the pricing blind to them, the pack-count rows
     dropped) is re-solved by column generation as a tree node, so its bounds stay local.
     Once ``until`` expires the residual is covered greedily (LP support by x, then
-    singletons).  The cover goes to :meth:`.state.State.offer` (local search); every
+    singletons).  The cover goes to :meth:`.state.Incumbent.offer` (local search); every
     bound, row and basis is restored afterwards and the columns priced stay in the master.
 
     With ``demanding`` the packs are fixed in the order of the levels that some pack must
     reach (the most demanding task left first), where the default order follows the
     columns' levels, which can leave a large task spread over columns of small x until
     the end; the driver dives this way second, when the first dive's cover is not below
-    the incumbent (measurements: ``benchmarks/results/bnp-notes.md``).
+    the incumbent (measurements: ``benchmarks/results/bnp-notes.md``).  ``search``: the
+    neighbourhood search, exchanging with its worker between column-generation rounds.
     """
-    n, table = st.inst.n, st.table
-    dl = until or st.deadline
+    n, table = st.problem.inst.n, st.problem.table
+    dl = until or st.problem.deadline
     start = master.basis()
     need = dict(master.level_cuts)
     covered = np.zeros(n, dtype=bool)
@@ -186,11 +206,11 @@ def dive(st: State, master: CoveringMaster, until: Deadline | None = None, deman
             if best is None:
                 break
             steps += 1
-            cg = column_generation(st, master, dl, _residual(master, covered, *bounds))
+            cg = column_generation(st, master, dl, _residual(master, covered, *bounds), search=search)
             if not cg.converged:  # out of time: complete from the last LP point
                 break
             x = cg.x
-            st.log(
+            st.incumbent.log(
                 f"dive step {steps}: a pack at {table.tau[master.levels[best]] * table.scale:.6g} fixed, "
                 f"{int(covered.sum())} tasks, LP {(cg.lp + cover_cost(table, fixed)) * table.scale:.6g}"
             )
@@ -203,12 +223,12 @@ def dive(st: State, master: CoveringMaster, until: Deadline | None = None, deman
         cover = partition(fixed + rest + [(i,) for i in np.flatnonzero(~covered).tolist()])
         cost = cover_cost(table, cover)
         label = "demanding-task diving" if demanding else "diving"
-        st.log(f"{label}: {steps} steps, cover {cost * table.scale:.6g}")
-        st.offer(cover, f"{label} ({steps} steps)")
+        st.incumbent.log(f"{label}: {steps} steps, cover {cost * table.scale:.6g}")
+        st.incumbent.offer(cover, f"{label} ({steps} steps)")
         return cost
     finally:
         master.relax_rows(np.zeros(n, dtype=bool))
         master.restrict(*bounds, np.arange(n))
         master.set_level_rhs(need)
         master.start_from(start)
-        st.count("dive_steps", steps)
+        st.incumbent.count("dive_steps", steps)

@@ -17,7 +17,7 @@ Node selection: best first (least bound), with plunges.  After a best-first node
 branched, its child is processed next, and so on, while the child's bound stays
 within ``plunge_quot`` of the gap and until a leaf (an integral LP, a pruned or an
 unresolved node); then the best open node again.  A new plunge starts only while the
-plunges have taken less than ``plunge_share`` of the tree's time, quartered for every
+plunges have taken less than ``plunge_share`` of the tree's time, divided by ``plunge_decay`` for every
 plunge that ended without an incumbent.  A plunge node skips strong branching; a
 best-first node's plunge goes into the child strong branching found cheaper.
 Plunges are the tree's primal heuristic where the LP leads to integral leaves.  A node
@@ -43,6 +43,7 @@ import heapq
 import math
 import time
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -54,16 +55,25 @@ from .master import BASIC, DOMINANCE_LEVEL, CoveringMaster
 from .mips import solve_profile_assignment
 from .state import State
 
+if TYPE_CHECKING:
+    from .lns import Neighbourhoods
+
 
 def round_bound(st: State, value: float) -> float:
     """With integer times every schedule costs an integer: a bound rounds up."""
-    if st.integral and math.isfinite(value):
-        return max(value, math.ceil(value * st.table.scale - 1e-6) / st.table.scale)
+    if st.problem.integral and math.isfinite(value):
+        return max(value, math.ceil(value * st.problem.table.scale - 1e-6) / st.problem.table.scale)
     return value
 
 
 def node_lp(
-    st: State, master: CoveringMaster, windows: Windows, need: dict[int, int], valid: dict[int, int], upper: dict
+    st: State,
+    master: CoveringMaster,
+    windows: Windows,
+    need: dict[int, int],
+    valid: dict[int, int],
+    upper: dict,
+    search: Neighbourhoods | None = None,
 ) -> CGResult:
     """Column generation of a node whose pack-count rows are ``need`` (lower) and ``upper``,
     adding the node's other valid counts ``valid`` as rows only once the LP violates them
@@ -71,11 +81,11 @@ def node_lp(
     re-solve).  ``need`` is updated in place to the rows the master ends with.
     """
     levels = sorted(set(valid) | set(upper))
-    st.node_level_cuts = [(lv, valid.get(lv, 0)) for lv in levels]  # the MIPs take them all
-    st.node_level_upper = [float(upper.get(lv, math.inf)) for lv in levels]
+    st.node.node_level_cuts = [(lv, valid.get(lv, 0)) for lv in levels]  # the MIPs take them all
+    st.node.node_level_upper = [float(upper.get(lv, math.inf)) for lv in levels]
     while True:
         master.set_level_rhs(need, upper)
-        cg = column_generation(st, master, windows=windows, cutoff=cutoff(st))
+        cg = column_generation(st, master, windows=windows, cutoff=cutoff(st), search=search)
         if not cg.converged:
             return cg
         new = master.separate_level_cuts(cg.x, valid)
@@ -87,28 +97,28 @@ def node_lp(
 def purge(st: State, master: CoveringMaster, nodes: list[Node]) -> None:
     """Shrink the master (``purge_above``) keeping every column basic in a basis
     stored with ``nodes``, whose bases are then re-indexed."""
-    if len(master.sets) <= st.opts.purge_above:
+    if len(master.sets) <= st.problem.opts.purge_above:
         return
     protect = np.zeros(len(master.sets), dtype=bool)
     for node in nodes:
         if node.basis is not None:
             cols = node.basis[0]
             protect[: cols.size] |= cols[: protect.size] == BASIC
-    keep = master.purge(st.opts.purge_to, st.opts.purge_age, protect)
+    keep = master.purge(st.problem.opts.purge_to, st.problem.opts.purge_age, protect)
     if keep is None:
         return
     for node in nodes:
         node.basis = master.remap_basis(node.basis, keep)
-    st.count("purged_columns", int((~keep).sum()))
+    st.incumbent.count("purged_columns", int((~keep).sum()))
 
 
 def add_singletons(st: State, master: CoveringMaster, lo: np.ndarray, hi: np.ndarray) -> None:
     """Each task alone at its cheapest allowed level, so that every node LP is feasible."""
-    lv = np.maximum(st.table.first_level, lo)
+    lv = np.maximum(st.problem.table.first_level, lo)
     ok = lv <= hi
     sets = [(i,) for i in np.flatnonzero(ok).tolist()]
     levels = [int(v) for v in lv[ok].tolist()]
-    master.add(sets, [float(st.table.tau[v]) for v in levels], levels)
+    master.add(sets, [float(st.problem.table.tau[v]) for v in levels], levels)
 
 
 def profile_cover(
@@ -121,15 +131,19 @@ def profile_cover(
     sum_l c_l tau_l is the LP value (up to that rounding); what the LP leaves fractional
     is only which tasks go together.  Tasks are assigned to those packs by a feasibility
     MIP (:func:`.mips.solve_profile_assignment`), and a solution is a schedule of at
-    most that cost (:meth:`.state.State.offer` prices each pack at its cheapest level).
+    most that cost (:meth:`.state.Incumbent.offer` prices each pack at its cheapest level).
     (schedule or None, what happened)."""
     levels, counts = master.level_counts(x)  # descending levels, N(>= level)
-    if fractional(counts, st.opts.count_fraction)[1].any():
+    if fractional(counts, st.problem.opts.count_fraction)[1].any():
         return None, "fractional"
     per_level = np.diff(np.r_[0, np.round(counts)]).astype(np.int64)  # N(>= l) grows as l falls
     bins = [int(lv) for lv, c in zip(levels.tolist(), per_level.tolist(), strict=True) for _ in range(c)]
     out = solve_profile_assignment(
-        [st.table.m(lv) for lv in bins], st.table.p, st.inst.max_pack_size, time_limit=time_limit, seed=st.seed
+        [st.problem.table.m(lv) for lv in bins],
+        st.problem.table.p,
+        st.problem.inst.max_pack_size,
+        time_limit=time_limit,
+        seed=st.problem.seed,
     )
     if out is None:
         return None, f"no assignment to {len(bins)} packs"
@@ -160,11 +174,11 @@ def integral_cover(st: State, master: CoveringMaster, x: np.ndarray) -> list[tup
     if (x[packs_idx] < 1 - 1e-6).any():
         return None
     packs = [list(master.sets[c]) for c in packs_idx.tolist() if master.sets[c]]
-    cov = np.zeros(st.inst.n, dtype=np.int64)
+    cov = np.zeros(st.problem.inst.n, dtype=np.int64)
     for p in packs:
         cov[p] += 1
     for i in np.flatnonzero(cov == 0).tolist():
-        donors = np.flatnonzero((cov >= 2) & st.table.above(i)).tolist()
+        donors = np.flatnonzero((cov >= 2) & st.problem.table.above(i)).tolist()
         j, pack = next(((j, p) for j in donors for p in packs if j in p), (None, None))
         if pack is None:
             return None
@@ -177,13 +191,22 @@ def integral_cover(st: State, master: CoveringMaster, x: np.ndarray) -> list[tup
 class _Tree:
     """One run of the tree: its open nodes, the plunge under way, its counters."""
 
-    def __init__(self, st: State, master: CoveringMaster, root: CGResult, budget: int, rmp_time: float) -> None:
+    def __init__(
+        self,
+        st: State,
+        master: CoveringMaster,
+        root: CGResult,
+        budget: int,
+        rmp_time: float,
+        search: Neighbourhoods | None,
+    ) -> None:
         self.st, self.master, self.root, self.budget, self.rmp_time = st, master, root, budget, rmp_time
-        n, table = st.inst.n, st.table
+        self.search = search  # the neighbourhood search (the driver's), if on
+        n, table = st.problem.inst.n, st.problem.table
         self.root_need = {lv: rhs for lv, rhs in master.level_cuts}
         self.lo0 = table.first_level.astype(np.int64).copy()
         self.hi0 = np.full(n, table.L - 1, dtype=np.int64)
-        self.heap: list[Node] = [Node(round_bound(st, max(st.lb, root.bound)), 0, self.lo0, self.hi0, 0)]
+        self.heap: list[Node] = [Node(round_bound(st, max(st.incumbent.lb, root.bound)), 0, self.lo0, self.hi0, 0)]
         self.unresolved: list[float] = []  # bounds of nodes the tree could not split nor close
         self.tick = self.nodes = self.deepest = 0
         self.t_tree = self.t_node = time.perf_counter()
@@ -197,7 +220,7 @@ class _Tree:
     def run(self) -> None:
         st = self.st
         try:
-            while (self.heap or self.plunge is not None) and not st.deadline.expired():
+            while (self.heap or self.plunge is not None) and not st.problem.deadline.expired():
                 node = self.next_node()
                 if node is None:  # the gap is closed
                     break
@@ -208,10 +231,10 @@ class _Tree:
                 self.process(node)
             if self.plunge is not None:
                 heapq.heappush(self.heap, self.plunge)
-            if not self.heap and not self.unresolved and not st.deadline.expired():
-                st.raise_lb(st.ub, "tree exhausted")
+            if not self.heap and not self.unresolved and not st.problem.deadline.expired():
+                st.incumbent.raise_lb(st.incumbent.ub, "tree exhausted")
             elif self.heap or self.unresolved:
-                st.raise_lb(st.safe(min([h.bound for h in self.heap] + self.unresolved)), "tree")
+                st.incumbent.raise_lb(st.incumbent.safe(min([h.bound for h in self.heap] + self.unresolved)), "tree")
         finally:
             self.finish()
 
@@ -227,25 +250,29 @@ class _Tree:
         self.t_node = now
         plunge = self.plunge
         open_lb = min([*(h.bound for h in self.heap[:1]), *([plunge.bound] if plunge else []), *self.unresolved])
-        st.raise_lb(st.safe(open_lb), "tree")
-        if st.closed():
+        st.incumbent.raise_lb(st.incumbent.safe(open_lb), "tree")
+        if st.incumbent.closed():
             return None
         self.log_progress()
-        if st.neighbourhoods is not None:
-            st.neighbourhoods.catch_up()
-            if st.closed():
+        if self.search is not None:
+            self.search.catch_up()
+            if st.incumbent.closed():
                 return None
         was_plunging = self.plunging
-        share = st.opts.plunge_share / 4**self.failed_plunges
-        go_on = was_plunging and plunge is not None and plunge.bound <= st.lb + st.opts.plunge_quot * (st.ub - st.lb)
+        share = st.problem.opts.plunge_share / st.problem.opts.plunge_decay**self.failed_plunges
+        go_on = (
+            was_plunging
+            and plunge is not None
+            and plunge.bound <= st.incumbent.lb + st.problem.opts.plunge_quot * (st.incumbent.ub - st.incumbent.lb)
+        )
         start = not was_plunging and self.plunge_time <= share * (now - self.t_tree)
         node, self.plunging = select(self.heap, plunge, go_on or start)
-        found = len(st.stats.get("tree_incumbents", ()))
+        found = len(st.incumbent.stats.get("tree_incumbents", ()))
         if self.plunging and not was_plunging:
             self.plunges += 1
             self.found_before = found
         elif was_plunging and not self.plunging and found == self.found_before:
-            self.failed_plunges += 1  # a plunge that found no incumbent quarters the plunges' share
+            self.failed_plunges += 1  # a plunge that found no incumbent divides the plunges' share by plunge_decay
         self.plunge = None
         return node
 
@@ -255,7 +282,7 @@ class _Tree:
         columns the heuristics added since (its basis is where the children start)."""
         st, master = self.st, self.master
         if self.nodes == 1:
-            sol = master.solve(st.deadline)
+            sol = master.solve(st.problem.deadline)
             cg = self.root if sol is None else replace(self.root, x=sol.x, lp=sol.objective)
             return cg, None, dict(self.root_need)
         windows = Windows(node.lo, node.hi)
@@ -264,12 +291,12 @@ class _Tree:
         master.restrict(node.lo, node.hi, np.flatnonzero((node.lo > self.lo0) | (node.hi < self.hi0)))
         master.start_from(node.basis)
         valid = dict(self.root_need)
-        bounds = pack_count_bounds(st.table, st.inst.max_pack_size, node.lo, node.hi)
+        bounds = pack_count_bounds(st.problem.table, st.problem.inst.max_pack_size, node.lo, node.hi)
         for lv, rhs in [*bounds.items(), *node.count_lo.items()]:
             valid[lv] = max(rhs, valid.get(lv, 0))
         have = {lv for lv, _ in master.level_cuts}
         need = {lv: rhs for lv, rhs in valid.items() if lv in have or lv in node.count_lo}
-        return node_lp(st, master, windows, need, valid, node.count_hi), windows, need
+        return node_lp(st, master, windows, need, valid, node.count_hi, self.search), windows, need
 
     def process(self, node: Node) -> None:
         """Solve a node, then prune it, close it, or branch on it."""
@@ -283,11 +310,11 @@ class _Tree:
         if bound >= cutoff(st):
             return
         basis = master.basis()
-        if st.neighbourhoods is not None and not self.plunging:
-            st.neighbourhoods.set_levels(master.level_counts(cg.x)[0])  # the profile moves' levels
+        if self.search is not None and not self.plunging:
+            self.search.set_levels(master.level_counts(cg.x)[0])  # the profile moves' levels
         cover = integral_cover(st, master, cg.x)
         if cover is not None:
-            if st.offer(cover, f"integral node LP (depth {node.depth})"):
+            if st.incumbent.offer(cover, f"integral node LP (depth {node.depth})"):
                 self.found(node)
             return
         probed = self.probe(node, cg, bound, windows)
@@ -321,7 +348,7 @@ class _Tree:
         st = self.st
         failed_gap = node.failed_gap
         node_gap = cutoff(st) - bound
-        if self.nodes > 1 and node_gap < st.opts.probe_shrink * failed_gap:
+        if self.nodes > 1 and node_gap < st.problem.opts.probe_shrink * failed_gap:
             proven = enumerate_and_solve(st, cg, self.budget, probe_only=True, windows=windows)
             bound = round_bound(st, max(bound, proven))
             if bound >= cutoff(st):
@@ -334,12 +361,12 @@ class _Tree:
     def restricted_mip(self) -> None:
         """Every ``rmp_every`` nodes, within ``rmp_tree_share`` of the tree's time, a MIP
         over the whole column pool (the purged columns included)."""
-        st, opts = self.st, self.st.opts
+        st, opts = self.st, self.st.problem.opts
         if self.rmp_time <= 0 or self.nodes % opts.rmp_every != 0:
             return
         if self.rmp_spent >= opts.rmp_tree_share * (time.perf_counter() - self.t_tree):
             return
-        rem = st.deadline.remaining()
+        rem = st.problem.deadline.remaining()
         t1 = time.perf_counter()
         restricted_mip(
             st,
@@ -372,38 +399,38 @@ class _Tree:
         """Every pack count is integral: look for a schedule with the LP's pack profile
         (within ``profile_share`` of the tree's time)."""
         st = self.st
-        if self.profile_spent >= st.opts.profile_share * (time.perf_counter() - self.t_tree):
+        if self.profile_spent >= st.problem.opts.profile_share * (time.perf_counter() - self.t_tree):
             return
         t1 = time.perf_counter()
-        cover, what = profile_cover(st, self.master, cg.x, st.opts.profile_time)
+        cover, what = profile_cover(st, self.master, cg.x, st.problem.opts.profile_time)
         self.profile_spent += time.perf_counter() - t1
         self.profiles += 1
-        if cover is not None and st.offer(cover, f"pack profile of a node LP (depth {node.depth}, {what})"):
+        if cover is not None and st.incumbent.offer(cover, f"pack profile of a node LP (depth {node.depth}, {what})"):
             self.found(node)
 
     def found(self, node: Node) -> None:
-        self.st.stats.setdefault("tree_incumbents", []).append([self.nodes, node.depth])
+        self.st.incumbent.stats.setdefault("tree_incumbents", []).append([self.nodes, node.depth])
 
     def log_progress(self) -> None:
         st = self.st
-        if not st.verbose or time.perf_counter() - self.last_log < st.opts.log_every:
+        if not st.incumbent.verbose or time.perf_counter() - self.last_log < st.problem.opts.log_every:
             return
         self.last_log = time.perf_counter()
-        st.log(
+        st.incumbent.log(
             f"tree: {self.nodes} nodes ({self.count_branches} count / {self.window_branches} window branchings, "
             f"{self.plunges} plunges, {self.failed_plunges} without incumbent), "
-            f"{len(self.heap)} open, depth {self.deepest}, bound {st.lb * st.table.scale:.6g}, "
-            f"incumbent {st.ub * st.table.scale:.6g}, gap {(st.ub - st.lb) / st.ub:.3%}, {len(self.master.sets)} columns"
+            f"{len(self.heap)} open, depth {self.deepest}, bound {st.incumbent.lb * st.problem.table.scale:.6g}, "
+            f"incumbent {st.incumbent.ub * st.problem.table.scale:.6g}, gap {(st.incumbent.ub - st.incumbent.lb) / st.incumbent.ub:.3%}, {len(self.master.sets)} columns"
         )
 
     def finish(self) -> None:
         """Give the master back its root rows and bounds; record the tree's counters."""
         st, master = self.st, self.master
-        master.restrict(self.lo0, self.hi0, np.arange(st.inst.n))
+        master.restrict(self.lo0, self.hi0, np.arange(st.problem.inst.n))
         master.set_level_rhs(self.root_need)
         if self.plunging:
             self.plunge_time += time.perf_counter() - self.t_node
-        st.stats.update(
+        st.incumbent.stats.update(
             tree_nodes=self.nodes,
             tree_depth=self.deepest,
             tree_open=len(self.heap) + len(self.unresolved),
@@ -415,10 +442,18 @@ class _Tree:
             profile_covers=self.profiles,
             profile_seconds=round(self.profile_spent, 6),
         )
-        st.log(f"tree: {self.nodes} nodes, {len(self.heap)} open, {len(self.unresolved)} unresolved")
+        st.incumbent.log(f"tree: {self.nodes} nodes, {len(self.heap)} open, {len(self.unresolved)} unresolved")
 
 
-def branch(st: State, master: CoveringMaster, root: CGResult, budget: int, rmp_time: float) -> None:
-    """Best-first branch-and-price from the converged root ``root``; raises ``st.lb`` as
-    the open nodes' bounds rise and stops when the gap is closed or time is up."""
-    _Tree(st, master, root, budget, rmp_time).run()
+def branch(
+    st: State,
+    master: CoveringMaster,
+    root: CGResult,
+    budget: int,
+    rmp_time: float,
+    search: Neighbourhoods | None = None,
+) -> None:
+    """Best-first branch-and-price from the converged root ``root``; raises ``st.incumbent.lb`` as
+    the open nodes' bounds rise and stops when the gap is closed or time is up; between
+    nodes (and column-generation rounds) it exchanges with the neighbourhood search ``search``."""
+    _Tree(st, master, root, budget, rmp_time, search).run()
