@@ -207,6 +207,32 @@ def test_the_command_line_generates_solves_validates_plots_and_exports(kind, tmp
         assert main(["export", str(sol), "-f", fmt, "-o", str(tmp_path / f"out-{fmt}")]) == 0
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", FAMILIES)
+def test_a_suite_of_the_small_instances_runs_and_reports(kind, tmp_path):
+    """The harness end to end: a suite of the family's small instances, a heuristic and an exact method, run,
+    stored and reported (the generic sections and the family's own, Family.report)."""
+    from coschedopt.bench import run_suite, write_report
+
+    fam = get_family(kind)
+    name, kwargs = fam.examples
+    params = ", ".join(f"{k} = {json.dumps(v)}" for k, v in kwargs.items() if v is not None and v is not False)
+    picked = [m for m in contracted(kind) if not get_method(kind, m).exact][:1]
+    picked += [m for m in contracted(kind) if get_method(kind, m).exact][:1]
+    suite = tmp_path / "contract.toml"
+    suite.write_text(
+        f'[suite]\nname = "contract-{kind}"\nfamily = "{kind}"\ndescription = "the contract kit"\n'
+        f'time_limit = 60\nplugins = ["{fam.package}"]\n\n'
+        f'[[instances]]\ngroup = "small"\ngenerator = "{name}"\nparams = {{ {params} }}\nseeds = [0, 1]\n\n'
+        + "".join(f'[[methods]]\nname = "{m}"\n\n' for m in picked)
+    )
+    summary = run_suite(suite, db=tmp_path / "r.sqlite", workers=1, progress=False)
+    assert summary.failed == 0, summary
+    paths = write_report(tmp_path / "r.sqlite", tmp_path / "report")
+    text = paths["markdown"].read_text()
+    assert f"contract-{kind}" in text and all(m in text for m in picked)
+
+
 def generator_argv(kind: str, name: str, kwargs: dict) -> list[str]:
     """The command-line words giving generator ``name`` the keyword arguments ``kwargs``."""
     parser = argparse.ArgumentParser()
