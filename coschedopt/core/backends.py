@@ -100,6 +100,15 @@ class SolverRun:
         """``"interrupt"``, ``"time_limit"`` or None (the solver finished)."""
         return stopped_by(self.status)
 
+    @property
+    def iteration_limited(self) -> bool:
+        """Whether HiGHS stopped at its simplex iteration limit (the point reached is kept, not an optimum)."""
+        if self.raw is None or not type(self.raw).__module__.startswith("highspy"):
+            return False
+        import highspy
+
+        return self.raw == highspy.HighsModelStatus.kIterationLimit
+
 
 def stopped_by(status: Status) -> str | None:
     """Why a run with ``status`` ended early: ``"interrupt"`` (a stop request), ``"time_limit"``, or None."""

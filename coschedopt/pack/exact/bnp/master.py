@@ -393,7 +393,7 @@ class CoveringMaster:
             deadline,
             options={"simplex_strategy": strategy, "simplex_iteration_limit": iteration_limit or NO_ITERATION_LIMIT},
         )
-        partial = iteration_limit is not None and run.raw == highspy.HighsModelStatus.kIterationLimit
+        partial = iteration_limit is not None and run.iteration_limited
         if run.status is not Status.OPTIMAL and not partial:
             return None
         sol = self.h.getSolution()
