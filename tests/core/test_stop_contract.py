@@ -7,6 +7,11 @@ stopped three ways: a stop request a few milliseconds after the call (start-up:
 compilation, heuristics, model building), one after half a second (the search), and a
 time limit of half a second.  Within 2 s of the stop it must return either a finished
 result or ``TIME_LIMIT`` with ``stats["stopped_by"]``, a valid schedule and a bound.
+
+The 2 s are wall-clock seconds, as a user at a terminal counts them.  On a shared 2-core
+machine another process can hold the cores for seconds, so these tests run one after
+another on one test worker (``xdist_group``) and a timing that fails is run again, twice at
+most (``flaky``): a method that ignores the stop fails every time, a starved one does not.
 """
 
 from __future__ import annotations
@@ -154,8 +159,14 @@ def _check_stopped(res, why: str) -> None:
     assert res.message.startswith("interrupted" if why == "interrupt" else "stopped by the time limit")
 
 
+#: the timing tests: on one worker, one after another; a timing that fails runs again (module docstring)
+timed = [pytest.mark.xdist_group("stop-contract"), pytest.mark.flaky(reruns=2)]
+
+
 @pytest.mark.parametrize("moment", [0.01, 0.5], ids=["start-up", "search"])
 @pytest.mark.parametrize(("family", "name"), EXACT)
+@timed[0]
+@timed[1]
 def test_a_stop_request_returns_the_best_result_within_2_s(family, name, moment):
     res, elapsed = _solve(family, name, stop_after=moment, time_limit=60.0)
     assert elapsed <= moment + GRACE, f"returned {elapsed - moment:.2f} s after the stop request"
@@ -163,6 +174,8 @@ def test_a_stop_request_returns_the_best_result_within_2_s(family, name, moment)
 
 
 @pytest.mark.parametrize(("family", "name"), EXACT)
+@timed[0]
+@timed[1]
 def test_a_time_limit_returns_the_best_result_within_2_s(family, name):
     res, elapsed = _solve(family, name, stop_after=None, time_limit=0.5)
     assert elapsed - res.stats.get("prepare_seconds", 0.0) <= 0.5 + GRACE
