@@ -76,8 +76,11 @@ def simulate_conservative(
     deferred: list[int] = []  # zero-length jobs started at the last instant
     nxt, n = 0, len(order)
 
+    queue = profile.reserved_jobs(req, size)
+
     def start(j: int, t: int, ids) -> None:
         del res_start[j]
+        queue.remove(j)
         d, failed = duration.pop(j)
         rec.started(j, t, ids, d, failed)
         if d == 0:
@@ -111,7 +114,7 @@ def simulate_conservative(
             else:
                 bits.pop(j)
         if early and options.reassign and res_start:
-            _reassign(t, profile, choose, rec, options, res_start, bits, duration, ids_of, req, size, start)
+            _reassign(t, profile, queue, choose, rec, options, res_start, bits, duration, ids_of, req, size, start)
         while nxt < n and submit[order[nxt]] == t:
             j = order[nxt]
             nxt += 1
@@ -119,6 +122,7 @@ def simulate_conservative(
             bits[j] = profile.procs(ids)
             profile.occupy(s, s + req[j], bits[j], size[j])
             res_start[j] = s
+            queue.add(j, s, bits[j])
             rec.reserved[j] = s
             duration[j] = rec.duration(j, ids)
             ids_of[j] = ids
@@ -137,16 +141,11 @@ def simulate_conservative(
     return rec
 
 
-def _reassign(t, profile, choose, rec, options, res_start, bits, duration, ids_of, req, size, start) -> None:
+def _reassign(t, profile, queue, choose, rec, options, res_start, bits, duration, ids_of, req, size, start) -> None:
     """Thesis §5.5: move each reserved job, in FCFS order, to now if it can start now (its own reservation
-    counted as free); the profile's test reads prefix intersections kept until the profile changes."""
-    for j in list(res_start):
+    counted as free); the queue's test reads prefix intersections kept until the profile changes."""
+    for j, ids in queue.movable(t, choose):
         s = res_start[j]
-        if s == t or size[j] > profile.free_now:
-            continue
-        ids = profile.start_now_ids(s, req[j], bits[j], size[j], choose)
-        if ids is None:
-            continue
         profile.release(s, s + req[j], bits[j], size[j])
         bits[j] = profile.procs(ids)
         profile.occupy(t, t + req[j], bits[j], size[j])

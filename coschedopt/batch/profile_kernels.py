@@ -326,3 +326,44 @@ def span(ids, w0, words):
     for p in ids:
         q = (p >> 6) - w0
         words[q] |= np.uint64(1) << np.uint64(p & 63)
+
+
+@njit(cache=True, nogil=True)
+def first_movable(
+    state,
+    times,
+    rows,
+    count,
+    pool,
+    pw,
+    pos,
+    pref,
+    pref_count,
+    now,
+    queue,
+    first,
+    last,
+    start,
+    req,
+    size,
+    w0,
+    nw,
+    off,
+    store,
+    out,
+):
+    """The first position ``q`` in ``first..last-1`` of ``queue`` (job ids in FCFS order, -1 for a removed job) whose
+    job could start now (:func:`start_now_count`: its own reservation, ``nw[j]`` words of ``store`` from ``off[j]``,
+    counted as free), with the processors it could get in ``out``; -1 if none.  The reassignment's scan in one call:
+    a job reserved to start now or larger than the processors free now is passed over without a test."""
+    for q in range(first, last):
+        j = queue[q]
+        if j < 0 or start[j] == now or size[j] > count[0]:
+            continue
+        own = store[off[j] : off[j] + nw[j]]
+        c = start_now_count(
+            state, times, rows, pool, pw, pos, pref, pref_count, now + req[j], start[j], w0[j], own, size[j], out
+        )
+        if c >= size[j]:
+            return q
+    return -1

@@ -12,7 +12,9 @@ all P/64 words of every slice it touches.  Here the slices are rows of a
 - the search filters the starts by the slices' free counts before any
   intersection, and intersects only the nonzero words of a window's first slice;
 - the reassignment's test (can a reserved job start now?) reads prefix
-  intersections restricted to the words free now.
+  intersections restricted to the words free now, and the scan of the queue
+  of reserved jobs (:class:`WordReservedJobs`) is one compiled call up to the
+  next job that can move.
 
 An allocation rule receives the free processors as an array of words
 (:meth:`.allocation.Allocator.from_bits` takes either form).
@@ -20,9 +22,11 @@ An allocation rule receives the free processors as an array of words
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
-from .profile import Choose
+from .profile import Choose, ReservedJobs
 
 #: a processor set as the profile stores it: its first word and the words from there to its last id
 Span = tuple[int, np.ndarray]
@@ -158,6 +162,79 @@ class WordProfile:
         )  # fmt: skip
         return choose(self.out, size) if c >= size else None
 
+    def reserved_jobs(self, req: list[int], size: list[int]) -> WordReservedJobs:
+        """An empty queue of reserved jobs on this profile (``req``, ``size``: every job's requested time and size)."""
+        return WordReservedJobs(self, req, size)
+
+
+class WordReservedJobs(ReservedJobs):
+    """:class:`.profile.ReservedJobs` on a word profile, kept in arrays that the compiled scan reads: the queue of
+    job ids in FCFS order (a started job leaves a -1 until the array is compacted), and every queued job's
+    reservation (start, first word, number of words and their offset in ``store``)."""
+
+    def __init__(self, profile: WordProfile, req: list[int], size: list[int]) -> None:
+        n = len(req)
+        self.profile = profile
+        self.req, self.size = np.asarray(req, dtype=np.int64), np.asarray(size, dtype=np.int64)
+        self.start, self.w0, self.nw, self.off, self.where = (np.zeros(n, dtype=np.int64) for _ in range(5))
+        self.queue = np.full(64, -1, dtype=np.int64)
+        self.last = 0  # queue positions in use
+        self.store = np.zeros(1024, dtype=np.uint64)
+        self.used = 0  # words of store in use
+        self.procs: dict[int, Span] = {}
+
+    def add(self, j: int, start: int, procs: Span) -> None:
+        w0, words = procs
+        if self.last == len(self.queue):
+            self._compact_queue()
+        if self.used + len(words) > len(self.store):
+            self._compact_store(len(words))
+        self.queue[self.last], self.where[j] = j, self.last
+        self.last += 1
+        self.store[self.used : self.used + len(words)] = words
+        self.start[j], self.w0[j], self.nw[j], self.off[j] = start, w0, len(words), self.used
+        self.used += len(words)
+        self.procs[j] = procs
+
+    def remove(self, j: int) -> None:
+        self.queue[self.where[j]] = -1
+        del self.procs[j]
+
+    def _compact_queue(self) -> None:
+        """Drop the started jobs' places; the array doubles when it stays more than half full."""
+        live = self.queue[: self.last][self.queue[: self.last] >= 0]
+        self.queue = np.full(max(64, 2 * len(live)), -1, dtype=np.int64)
+        self.queue[: len(live)] = live
+        self.where[live] = np.arange(len(live))
+        self.last = len(live)
+
+    def _compact_store(self, more: int) -> None:
+        """Keep the queued jobs' words only, with room for ``more`` and as many again."""
+        need = sum(len(words) for _, words in self.procs.values()) + more
+        self.store = np.zeros(max(1024, 2 * need), dtype=np.uint64)
+        self.used = 0
+        for j, (_, words) in self.procs.items():
+            self.store[self.used : self.used + len(words)] = words
+            self.off[j] = self.used
+            self.used += len(words)
+
+    def movable(self, now: int, choose: Choose) -> Iterator[tuple[int, np.ndarray]]:
+        p = self.profile
+        q = 0
+        while True:
+            q = p._k.first_movable(
+                p.state, p._times, p._rows, p._count, p.pool, p._pw, p._pos, p._pref, p._pref_count, now,
+                self.queue, q, self.last, self.start, self.req, self.size, self.w0, self.nw, self.off, self.store,
+                p.out,
+            )  # fmt: skip
+            if q < 0:
+                return
+            j = int(self.queue[q])
+            q += 1
+            ids = choose(p.out, int(self.size[j]))
+            if ids is not None:
+                yield j, ids
+
 
 def compile_kernels() -> None:
     """Compile every kernel (or load it from the cache) by simulating a small workload on the word profile."""
@@ -168,5 +245,8 @@ def compile_kernels() -> None:
     p.find(5, 20, lambda words, size: np.flatnonzero(words)[:size])
     p.start_now_ids(5, 10, procs, 10, lambda words, size: None)
     p.start_now_ids(5, 10, procs, 200, lambda words, size: None)
+    jobs = p.reserved_jobs([10, 10], [10, 10])
+    jobs.add(0, 5, procs)
+    list(jobs.movable(0, lambda words, size: None))
     p.release(0, 10, procs, 10)
     p.advance(5)
