@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover - numba is a dependency; the loops still
         return lambda fn: fn
 
 
-N, SPARE, DONE, NNZ = 0, 1, 2, 3  # fields of ``state``
+N, SPARE, DONE, NNZ, NACT = 0, 1, 2, 3, 4  # fields of ``state``
 
 
 @njit(cache=True, nogil=True)
@@ -262,60 +262,91 @@ def find(state, times, rows, count, pool, diff, first, size, duration, out, fron
     return -1
 
 
+PW, POS, ACT, DEATH = 0, 1, 2, 3  # rows of ``pix``
+
+
 @njit(cache=True, nogil=True)
-def _extend_prefix(state, rows, pool, pw, pos, pref, pref_count, upto):
-    """Prefix intersections F_0..F_upto on the words of ``pw`` (the nonzero words of slice 0, set up first)."""
+def _extend_prefix(state, rows, pool, pix, pref, pref_count, upto):
+    """Prefix intersections F_0..F_upto on the nonzero words of slice 0 (``pix[PW]``, numbered by ``pix[POS]``).
+
+    As F_k ⊆ F_{k-1}, a word once zero stays zero: it is dropped from the words
+    still computed (``pix[ACT]``, the first ``state[NACT]``) and its slice of
+    death kept (``pix[DEATH]``; :func:`_prefix_word` reads zero from there on),
+    so extending the prefixes costs the words still nonzero, not all of slice 0's.
+    """
     width = pool.shape[1]
     if state[DONE] == 0:
         r = rows[0]
         nnz, c = 0, 0
         for w in range(width):
             v = pool[r, w]
-            pos[w] = -1
+            pix[POS, w] = -1
             if v != 0:
-                pos[w] = nnz
-                pw[nnz] = w
+                pix[POS, w] = nnz
+                pix[PW, nnz] = w
+                pix[ACT, nnz] = nnz
+                pix[DEATH, nnz] = 1 << 62
                 pref[0, nnz] = v
                 c += popcount(v)
                 nnz += 1
-        state[NNZ] = nnz
+        state[NNZ] = state[NACT] = nnz
         pref_count[0] = c
         state[DONE] = 1
-    nnz = state[NNZ]
+    nact = state[NACT]
     for k in range(state[DONE], upto + 1):
         r = rows[k]
-        c = 0
-        for q in range(nnz):
-            v = pref[k - 1, q] & pool[r, pw[q]]
-            pref[k, q] = v
-            c += popcount(v)
+        c, kept = 0, 0
+        for i in range(nact):
+            q = pix[ACT, i]
+            v = pref[k - 1, q] & pool[r, pix[PW, q]]
+            if v != 0:
+                pref[k, q] = v
+                c += popcount(v)
+                pix[ACT, kept] = q
+                kept += 1
+            else:
+                pix[DEATH, q] = k
+        nact = kept
         pref_count[k] = c
+    state[NACT] = nact
     if upto + 1 > state[DONE]:
         state[DONE] = upto + 1
 
 
 @njit(cache=True, nogil=True)
-def start_now_count(state, times, rows, pool, pw, pos, pref, pref_count, end, own_start, w0, words, size, out):
+def _prefix_word(pref, pix, k, q):
+    """Word number ``q`` of F_k (computed up to ``k``)."""
+    return pref[k, q] if k < pix[DEATH, q] else np.uint64(0)
+
+
+@njit(cache=True, nogil=True)
+def start_now_count(state, times, rows, pool, pix, pref, pref_count, end, own_start, w0, words, size, out):
     """The number of processors free on ``[now, end)`` when ``words`` (from word ``w0``) are counted as free
     from ``own_start`` on: |F_{e-1} | (F_{a-1} & own)|, with e, a the slices before ``end`` and ``own_start``
-    (intersection distributes over the union with ``own``); ``out`` gets them if there are ``size`` or more."""
+    (intersection distributes over the union with ``own``); ``out`` gets them if there are ``size`` or more.
+    That set lies in F_{min(e, a)-1}: when this has fewer than ``size``, its size is returned instead (the
+    prefixes are then extended no further)."""
     e = slices_before(state, times, end)
     a = slices_before(state, times, own_start)
-    _extend_prefix(state, rows, pool, pw, pos, pref, pref_count, max(e, a) - 1)
+    inner = min(e, a) - 1
+    _extend_prefix(state, rows, pool, pix, pref, pref_count, inner)
+    if pref_count[inner] < size:
+        return pref_count[inner]
+    _extend_prefix(state, rows, pool, pix, pref, pref_count, max(e, a) - 1)
     c = pref_count[e - 1]
     nw = words.shape[0]
     for q in range(nw):
-        p = pos[w0 + q]
+        p = pix[POS, w0 + q]
         if p >= 0:
-            c += popcount(pref[a - 1, p] & words[q] & ~pref[e - 1, p])
+            c += popcount(_prefix_word(pref, pix, a - 1, p) & words[q] & ~_prefix_word(pref, pix, e - 1, p))
     if c >= size:
         out[:] = 0
         for q in range(state[NNZ]):
-            out[pw[q]] = pref[e - 1, q]
+            out[pix[PW, q]] = _prefix_word(pref, pix, e - 1, q)
         for q in range(nw):
-            p = pos[w0 + q]
+            p = pix[POS, w0 + q]
             if p >= 0:
-                out[w0 + q] |= pref[a - 1, p] & words[q]
+                out[w0 + q] |= _prefix_word(pref, pix, a - 1, p) & words[q]
     return c
 
 
@@ -330,28 +361,9 @@ def span(ids, w0, words):
 
 @njit(cache=True, nogil=True)
 def first_movable(
-    state,
-    times,
-    rows,
-    count,
-    pool,
-    pw,
-    pos,
-    pref,
-    pref_count,
-    now,
-    queue,
-    first,
-    last,
-    start,
-    req,
-    size,
-    w0,
-    nw,
-    off,
-    store,
-    out,
-):
+    state, times, rows, count, pool, pix, pref, pref_count, now, queue, first, last, start, req, size, w0, nw, off,
+    store, out,
+):  # fmt: skip
     """The first position ``q`` in ``first..last-1`` of ``queue`` (job ids in FCFS order, -1 for a removed job) whose
     job could start now (:func:`start_now_count`: its own reservation, ``nw[j]`` words of ``store`` from ``off[j]``,
     counted as free), with the processors it could get in ``out``; -1 if none.  The reassignment's scan in one call:
@@ -362,7 +374,7 @@ def first_movable(
             continue
         own = store[off[j] : off[j] + nw[j]]
         c = start_now_count(
-            state, times, rows, pool, pw, pos, pref, pref_count, now + req[j], start[j], w0[j], own, size[j], out
+            state, times, rows, pool, pix, pref, pref_count, now + req[j], start[j], w0[j], own, size[j], out
         )
         if c >= size[j]:
             return q

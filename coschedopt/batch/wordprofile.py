@@ -48,12 +48,11 @@ class WordProfile:
         self.pool[0] = np.packbits(first, bitorder="little").view(np.uint64)
         self._times[0], self._rows[0], self._count[0] = now, 0, m
         self.spare[: capacity - 1] = np.arange(capacity - 1, 0, -1)
-        self.state = np.array([1, capacity - 1, 0, 0], dtype=np.int64)  # slices, spare rows, prefixes done, their words
+        self.state = np.array([1, capacity - 1, 0, 0, 0], dtype=np.int64)  # profile_kernels.N, SPARE, DONE, NNZ, NACT
         self.out = np.zeros(width, dtype=np.uint64)
         self._front = np.zeros(width, dtype=np.uint64)
         self._back = np.zeros(width, dtype=np.uint64)
-        self._pw = np.zeros(width, dtype=np.int64)
-        self._pos = np.zeros(width, dtype=np.int64)
+        self._pix = np.zeros((4, width), dtype=np.int64)  # the prefixes' words (profile_kernels._extend_prefix)
 
     def _allocate(self, capacity: int) -> None:
         self.pool = np.zeros((capacity, self.width), dtype=np.uint64)
@@ -157,7 +156,7 @@ class WordProfile:
         """The ids a job reserved on ``own`` from ``own_start`` could get starting now for ``duration``,
         its own reservation counted as free, or ``None`` (as :meth:`.profile.Profile.start_now_ids`)."""
         c = self._k.start_now_count(
-            self.state, self._times, self._rows, self.pool, self._pw, self._pos, self._pref, self._pref_count,
+            self.state, self._times, self._rows, self.pool, self._pix, self._pref, self._pref_count,
             self.now + duration, own_start, *own, size, self.out,
         )  # fmt: skip
         return choose(self.out, size) if c >= size else None
@@ -223,7 +222,7 @@ class WordReservedJobs(ReservedJobs):
         q = 0
         while True:
             q = p._k.first_movable(
-                p.state, p._times, p._rows, p._count, p.pool, p._pw, p._pos, p._pref, p._pref_count, now,
+                p.state, p._times, p._rows, p._count, p.pool, p._pix, p._pref, p._pref_count, now,
                 self.queue, q, self.last, self.start, self.req, self.size, self.w0, self.nw, self.off, self.store,
                 p.out,
             )  # fmt: skip
