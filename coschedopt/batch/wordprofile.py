@@ -22,6 +22,7 @@ An allocation rule receives the free processors as an array of words
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 
 import numpy as np
@@ -235,8 +236,25 @@ class WordReservedJobs(ReservedJobs):
                 yield j, ids
 
 
+def kernels_cached() -> bool:
+    """Whether numba's cache holds machine code for every kernel this module calls, fresh for their source
+    (read from numba's cache index; used only to say that compilation is coming)."""
+    from . import profile_kernels as k
+
+    for kernel in (k.span, k.update, k.advance, k.find, k.start_now_count, k.first_movable):
+        try:
+            if not kernel._cache._cache_file._load_index():
+                return False
+        except AttributeError:  # numba missing or its cache's layout changed: nothing to say
+            return True
+    return True
+
+
 def compile_kernels() -> None:
-    """Compile every kernel (or load it from the cache) by simulating a small workload on the word profile."""
+    """Compile every kernel (or load it from the cache) by simulating a small workload on the word profile;
+    when they are not in the cache yet, say so on stderr first (compiling takes a while, once per install)."""
+    if not kernels_cached():
+        print("compiling batch kernels (once per install)...", file=sys.stderr, flush=True)
     p = WordProfile(130)
     ids = np.arange(60, 70, dtype=np.int64)
     procs = p.procs(ids)
