@@ -63,11 +63,11 @@ def simulate_conservative(
     (``None`` if ``deadline`` expired first).  ``compiled`` picks the word profile (:mod:`.wordprofile`),
     else the big-integer one (:mod:`.profile`): same schedule."""
     rec = JobRecord(instance, options)
-    choose = options.allocator(instance).from_bits
     m = instance.processors
     order = instance.fcfs_order().tolist()
     submit, req, size = instance.submit.tolist(), instance.requested_time.tolist(), instance.size.tolist()
     profile = (WordProfile if compiled else Profile)(m, now=submit[order[0]])
+    choose = profile.chooser(options.allocator(instance))
     bits: dict[int, object] = {}  # job -> processors of its reservation (queued) or run (started)
     res_start: dict[int, int] = {}  # queued job -> reservation start
     duration: dict[int, tuple[int, bool]] = {}

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from .allocation import Allocator
 from .procsets import bits_from_ids, full_bits
 
 #: an allocation rule: a bitset of free processors and a size -> the chosen sorted ids, or None to reject
@@ -109,6 +110,10 @@ class Profile:
         a = self.slices_before(own_start)
         window = prefix[e - 1] | (prefix[a - 1] & own)
         return choose(window, size) if window.bit_count() >= size else None
+
+    def chooser(self, allocator: Allocator) -> Choose:
+        """The allocation rule as this profile's searches call it: ``allocator.from_bits``."""
+        return allocator.from_bits
 
     def reserved_jobs(self, req: list[int], size: list[int]) -> ReservedJobs:
         """An empty queue of reserved jobs on this profile (``req``, ``size``: every job's requested time and size)."""

@@ -379,3 +379,45 @@ def first_movable(
         if c >= size[j]:
             return q
     return -1
+
+
+@njit(cache=True, nogil=True)
+def _bits_below(words, cum, p):
+    """The set bits of ``words`` below bit ``p`` (``cum[w]``: those of words ``0..w-1``)."""
+    c = cum[p >> 6]
+    if p & 63:
+        c += popcount(words[p >> 6] & ((np.uint64(1) << np.uint64(p & 63)) - np.uint64(1)))
+    return c
+
+
+@njit(cache=True, nogil=True)
+def platform_block(words, m, blocks, size, forced, cum, ids):
+    """The platform-level rules (beplat, plat) taking the lowest ids, on a free set given as words: for each block
+    size of ``blocks`` (from the deepest depth whose blocks hold ``size`` processors up to the root), the first block
+    ``[k b, (k+1) b)`` with ``size`` free processors gives its ``size`` lowest free ids (into ``ids``; returns
+    ``size``); 0 if none, or (``forced``: plat) if none at the deepest depth."""
+    cum[0] = 0
+    for w in range(words.shape[0]):
+        cum[w + 1] = cum[w] + popcount(words[w])
+    for i in range(blocks.shape[0]):
+        b = blocks[i]
+        below = 0
+        for lo in range(0, m, b):
+            above = _bits_below(words, cum, lo + b)
+            if above - below >= size:
+                n = 0
+                for w in range(lo >> 6, words.shape[0]):
+                    x = words[w]
+                    if w == lo >> 6:
+                        x &= ~np.uint64(0) << np.uint64(lo & 63)
+                    while x != 0 and n < size:
+                        low = x & (~x + np.uint64(1))
+                        ids[n] = w * 64 + popcount(low - np.uint64(1))
+                        n += 1
+                        x ^= low
+                    if n == size:
+                        return n
+            below = above
+        if forced:
+            return 0
+    return 0

@@ -27,6 +27,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from .allocation import Allocator
+from .platform import Platform
 from .profile import Choose, ReservedJobs
 
 #: a processor set as the profile stores it: its first word and the words from there to its last id
@@ -162,6 +164,25 @@ class WordProfile:
         )  # fmt: skip
         return choose(self.out, size) if c >= size else None
 
+    def chooser(self, allocator: Allocator) -> Choose:
+        """``allocator.from_bits``, but the platform-level rules taking the lowest ids (beplat, plat: the
+        benchmarks' and the author's reading) run compiled on the words (:func:`.profile_kernels.platform_block`)."""
+        if allocator.variant not in ("beplat", "plat") or allocator.beplat_rule != "lowest-ids":
+            return allocator.from_bits
+        plat, kernel = allocator.platform, self._k.platform_block
+        forced = allocator.variant == "plat"
+        cum, ids = np.zeros(self.width + 1, dtype=np.int64), np.zeros(plat.processors, dtype=np.int64)
+        blocks: dict[int, np.ndarray] = {}  # size -> the block sizes from the deepest that holds it to the root
+
+        def choose(words: np.ndarray, size: int) -> np.ndarray | None:
+            if size not in blocks:
+                lowest = plat.depth - plat.min_level(size)
+                blocks[size] = np.array([plat.block_size(d) for d in range(lowest, -1, -1)], dtype=np.int64)
+            n = kernel(words, plat.processors, blocks[size], size, forced, cum, ids)
+            return ids[:n].copy() if n else None
+
+        return choose
+
     def reserved_jobs(self, req: list[int], size: list[int]) -> WordReservedJobs:
         """An empty queue of reserved jobs on this profile (``req``, ``size``: every job's requested time and size)."""
         return WordReservedJobs(self, req, size)
@@ -241,7 +262,7 @@ def kernels_cached() -> bool:
     (read from numba's cache index; used only to say that compilation is coming)."""
     from . import profile_kernels as k
 
-    for kernel in (k.span, k.update, k.advance, k.find, k.start_now_count, k.first_movable):
+    for kernel in (k.span, k.update, k.advance, k.find, k.start_now_count, k.first_movable, k.platform_block):
         try:
             if not kernel._cache._cache_file._load_index():
                 return False
@@ -251,7 +272,7 @@ def kernels_cached() -> bool:
 
 
 def compile_kernels() -> None:
-    """Compile every kernel (or load it from the cache) by simulating a small workload on the word profile;
+    """Compile every kernel (or load it from the cache) by calling each on a small word profile;
     when they are not in the cache yet, say so on stderr first (compiling takes a while, once per install)."""
     if not kernels_cached():
         print("compiling batch kernels (once per install)...", file=sys.stderr, flush=True)
@@ -259,7 +280,7 @@ def compile_kernels() -> None:
     ids = np.arange(60, 70, dtype=np.int64)
     procs = p.procs(ids)
     p.occupy(0, 10, procs, 10)
-    p.find(5, 20, lambda words, size: np.flatnonzero(words)[:size])
+    p.find(5, 20, p.chooser(Allocator(Platform(130, (1, 2, 10, 130)), "beplat")))
     p.start_now_ids(5, 10, procs, 10, lambda words, size: None)
     p.start_now_ids(5, 10, procs, 200, lambda words, size: None)
     jobs = p.reserved_jobs([10, 10], [10, 10])
