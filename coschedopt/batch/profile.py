@@ -228,9 +228,6 @@ class ReservedJobs:
         self.start: dict[int, int] = {}
         self.procs: dict[int, object] = {}
 
-    def __len__(self) -> int:
-        return len(self.procs)
-
     def add(self, j: int, start: int, procs: object) -> None:
         """Job ``j`` (after every job added before it in FCFS order) is reserved from ``start`` on ``procs``."""
         self.start[j], self.procs[j] = start, procs

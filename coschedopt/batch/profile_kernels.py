@@ -326,12 +326,12 @@ def start_now_count(state, times, rows, pool, pix, pref, pref_count, end, own_st
     (intersection distributes over the union with ``own``); ``out`` gets them if there are ``size`` or more.
     That set lies in F_{min(e, a)-1}: when this has fewer than ``size``, its size is returned instead (the
     prefixes are then extended no further)."""
-    e = slices_before(state, times, end)
-    a = slices_before(state, times, own_start)
-    inner = min(e, a) - 1
+    inner = slices_before(state, times, min(end, own_start)) - 1  # min(e, a) - 1
     _extend_prefix(state, rows, pool, pix, pref, pref_count, inner)
     if pref_count[inner] < size:
         return pref_count[inner]
+    e = slices_before(state, times, end)
+    a = slices_before(state, times, own_start)
     _extend_prefix(state, rows, pool, pix, pref, pref_count, max(e, a) - 1)
     c = pref_count[e - 1]
     nw = words.shape[0]
@@ -359,24 +359,60 @@ def span(ids, w0, words):
         words[q] |= np.uint64(1) << np.uint64(p & 63)
 
 
+QJOB, QSTART, QREQ, QSIZE, QW0, QNW, QOFF = 0, 1, 2, 3, 4, 5, 6  # rows of ``entries`` (one column a queued job)
+GONE = 1 << 62  # the size of a job that left the queue
+
+
 @njit(cache=True, nogil=True)
-def first_movable(
-    state, times, rows, count, pool, pix, pref, pref_count, now, queue, first, last, start, req, size, w0, nw, off,
-    store, out,
-):  # fmt: skip
-    """The first position ``q`` in ``first..last-1`` of ``queue`` (job ids in FCFS order, -1 for a removed job) whose
-    job could start now (:func:`start_now_count`: its own reservation, ``nw[j]`` words of ``store`` from ``off[j]``,
-    counted as free), with the processors it could get in ``out``; -1 if none.  The reassignment's scan in one call:
-    a job reserved to start now or larger than the processors free now is passed over without a test."""
+def _first_short(state, times, rows, pool, pix, pref, pref_count, size):
+    """The start of the first slice k with |F_k| < ``size`` (a job whose window reaches it cannot start now), or
+    the largest time when there is none; extends the prefixes as far as needed."""
+    n = state[N]
+    while state[DONE] < n and (state[DONE] == 0 or pref_count[state[DONE] - 1] >= size):
+        _extend_prefix(state, rows, pool, pix, pref, pref_count, state[DONE])
+    lo, hi = 0, state[DONE]
+    while lo < hi:  # pref_count is non-increasing
+        mid = (lo + hi) >> 1
+        if pref_count[mid] >= size:
+            lo = mid + 1
+        else:
+            hi = mid
+    return times[lo] if lo < state[DONE] else np.iinfo(np.int64).max
+
+
+@njit(cache=True, nogil=True)
+def first_movable(state, times, rows, count, pool, pix, pref, pref_count, now, entries, first, last, store, out):
+    """The first column ``q`` in ``first..last-1`` of ``entries`` (the reserved jobs in FCFS order) whose job could
+    start now (:func:`start_now_count`: its own reservation, ``entries[QNW, q]`` words of ``store`` from
+    ``entries[QOFF, q]``, counted as free), with the processors it could get in ``out``; -1 if none.
+
+    The reassignment's scan in one call.  A job reserved to start now or larger than the processors free now (or
+    gone, its size ``GONE``) is passed over; so is a job whose window ``[now, min(now + req, start))`` reaches the
+    first slice where fewer than its size stay free from now on (:func:`_first_short`, once per size and call,
+    kept in a small hash table), with one comparison instead of a search of the slices.
+    """
+    start, req, size = entries[QSTART], entries[QREQ], entries[QSIZE]
+    keys = np.full(1024, -1, dtype=np.int64)
+    limit = np.empty(1024, dtype=np.int64)
+    filled = 0
     for q in range(first, last):
-        j = queue[q]
-        if j < 0 or start[j] == now or size[j] > count[0]:
+        s = size[q]
+        if s > count[0] or start[q] == now:
             continue
-        own = store[off[j] : off[j] + nw[j]]
+        h = s & 1023
+        while keys[h] != -1 and keys[h] != s:
+            h = (h + 1) & 1023
+        if keys[h] == -1 and filled < 512:
+            keys[h] = s
+            limit[h] = _first_short(state, times, rows, pool, pix, pref, pref_count, s)
+            filled += 1
+        if keys[h] == s and min(now + req[q], start[q]) > limit[h]:
+            continue
+        own = store[entries[QOFF, q] : entries[QOFF, q] + entries[QNW, q]]
         c = start_now_count(
-            state, times, rows, pool, pix, pref, pref_count, now + req[j], start[j], w0[j], own, size[j], out
+            state, times, rows, pool, pix, pref, pref_count, now + req[q], start[q], entries[QW0, q], own, s, out
         )
-        if c >= size[j]:
+        if c >= s:
             return q
     return -1
 

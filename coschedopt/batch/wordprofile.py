@@ -30,6 +30,7 @@ import numpy as np
 from .allocation import Allocator
 from .platform import Platform
 from .profile import Choose, ReservedJobs
+from .profile_kernels import GONE, QJOB, QNW, QOFF, QSIZE
 
 #: a processor set as the profile stores it: its first word and the words from there to its last id
 Span = tuple[int, np.ndarray]
@@ -189,55 +190,55 @@ class WordProfile:
 
 
 class WordReservedJobs(ReservedJobs):
-    """:class:`.profile.ReservedJobs` on a word profile, kept in arrays that the compiled scan reads: the queue of
-    job ids in FCFS order (a started job leaves a -1 until the array is compacted), and every queued job's
-    reservation (start, first word, number of words and their offset in ``store``)."""
+    """:class:`.profile.ReservedJobs` on a word profile, kept in the arrays that the compiled scan reads: one
+    column of ``entries`` per queued job in FCFS order (its id, reservation start, requested time, size, and its
+    processors as a first word, a number of words and their offset in ``store``), so the scan reads memory in
+    order.  A started job's column stays, with a size no platform has, until the array is compacted."""
 
     def __init__(self, profile: WordProfile, req: list[int], size: list[int]) -> None:
-        n = len(req)
-        self.profile = profile
-        self.req, self.size = np.asarray(req, dtype=np.int64), np.asarray(size, dtype=np.int64)
-        self.start, self.w0, self.nw, self.off, self.where = (np.zeros(n, dtype=np.int64) for _ in range(5))
-        self.queue = np.full(64, -1, dtype=np.int64)
-        self.last = 0  # queue positions in use
+        self.profile, self.req, self.size = profile, req, size
+        self.entries = np.zeros((7, 64), dtype=np.int64)
+        self.last = 0  # columns in use
+        self.where = np.zeros(len(req), dtype=np.int64)  # job -> its column
         self.store = np.zeros(1024, dtype=np.uint64)
         self.used = 0  # words of store in use
-        self.procs: dict[int, Span] = {}
 
     def add(self, j: int, start: int, procs: Span) -> None:
         w0, words = procs
-        if self.last == len(self.queue):
-            self._compact_queue()
+        if self.last == self.entries.shape[1]:
+            self._compact_entries()
         if self.used + len(words) > len(self.store):
             self._compact_store(len(words))
-        self.queue[self.last], self.where[j] = j, self.last
+        self.entries[:, self.last] = j, start, self.req[j], self.size[j], w0, len(words), self.used
+        self.where[j] = self.last
         self.last += 1
         self.store[self.used : self.used + len(words)] = words
-        self.start[j], self.w0[j], self.nw[j], self.off[j] = start, w0, len(words), self.used
         self.used += len(words)
-        self.procs[j] = procs
 
     def remove(self, j: int) -> None:
-        self.queue[self.where[j]] = -1
-        del self.procs[j]
+        self.entries[QSIZE, self.where[j]] = GONE
 
-    def _compact_queue(self) -> None:
-        """Drop the started jobs' places; the array doubles when it stays more than half full."""
-        live = self.queue[: self.last][self.queue[: self.last] >= 0]
-        self.queue = np.full(max(64, 2 * len(live)), -1, dtype=np.int64)
-        self.queue[: len(live)] = live
-        self.where[live] = np.arange(len(live))
-        self.last = len(live)
+    def _live(self) -> np.ndarray:
+        return self.entries[:, : self.last][:, self.entries[QSIZE, : self.last] != GONE]
+
+    def _compact_entries(self) -> None:
+        """Drop the started jobs' columns; the array doubles when it stays more than half full."""
+        live = self._live()
+        self.entries = np.zeros((7, max(64, 2 * live.shape[1])), dtype=np.int64)
+        self.entries[:, : live.shape[1]] = live
+        self.where[live[QJOB]] = np.arange(live.shape[1])
+        self.last = live.shape[1]
 
     def _compact_store(self, more: int) -> None:
         """Keep the queued jobs' words only, with room for ``more`` and as many again."""
-        need = sum(len(words) for _, words in self.procs.values()) + more
-        self.store = np.zeros(max(1024, 2 * need), dtype=np.uint64)
+        self._compact_entries()
+        old, offsets, lengths = self.store, self.entries[QOFF, : self.last], self.entries[QNW, : self.last]
+        self.store = np.zeros(max(1024, 2 * (int(lengths.sum()) + more)), dtype=np.uint64)
         self.used = 0
-        for j, (_, words) in self.procs.items():
-            self.store[self.used : self.used + len(words)] = words
-            self.off[j] = self.used
-            self.used += len(words)
+        for q, (off, nw) in enumerate(zip(offsets.tolist(), lengths.tolist(), strict=True)):
+            self.store[self.used : self.used + nw] = old[off : off + nw]
+            offsets[q] = self.used
+            self.used += nw
 
     def movable(self, now: int, choose: Choose) -> Iterator[tuple[int, np.ndarray]]:
         p = self.profile
@@ -245,14 +246,13 @@ class WordReservedJobs(ReservedJobs):
         while True:
             q = p._k.first_movable(
                 p.state, p._times, p._rows, p._count, p.pool, p._pix, p._pref, p._pref_count, now,
-                self.queue, q, self.last, self.start, self.req, self.size, self.w0, self.nw, self.off, self.store,
-                p.out,
+                self.entries, q, self.last, self.store, p.out,
             )  # fmt: skip
             if q < 0:
                 return
-            j = int(self.queue[q])
+            j, size = int(self.entries[QJOB, q]), int(self.entries[QSIZE, q])
             q += 1
-            ids = choose(p.out, int(self.size[j]))
+            ids = choose(p.out, size)
             if ids is not None:
                 yield j, ids
 
