@@ -78,6 +78,8 @@ def format_ids(ids: np.ndarray | list[int]) -> str:
     """The interval string of sorted ids: ``[0, 1, 2, 3, 8]`` -> ``"0-3 8"``."""
     if isinstance(ids, list):
         return " ".join(f"{s}" if s == e else f"{s}-{e}" for s, e in _runs(ids))
+    if len(ids) and int(ids[-1]) - int(ids[0]) == len(ids) - 1:  # one run (the common case), without numpy
+        return f"{ids[0]}" if len(ids) == 1 else f"{ids[0]}-{ids[-1]}"
     starts, ends = ranges_of(np.asarray(ids, dtype=np.int64))
     return " ".join(
         f"{s}" if e - s == 1 else f"{s}-{e - 1}" for s, e in zip(starts.tolist(), ends.tolist(), strict=True)

@@ -364,20 +364,23 @@ GONE = 1 << 62  # the size of a job that left the queue
 
 
 @njit(cache=True, nogil=True)
-def _first_short(state, times, rows, pool, pix, pref, pref_count, size):
-    """The start of the first slice k with |F_k| < ``size`` (a job whose window reaches it cannot start now), or
-    the largest time when there is none; extends the prefixes as far as needed."""
-    n = state[N]
-    while state[DONE] < n and (state[DONE] == 0 or pref_count[state[DONE] - 1] >= size):
+def _first_short(state, times, rows, pool, pix, pref, pref_count, size, until):
+    """The first slice k with |F_k| < ``size``, extending the prefixes while their slices start before ``until``;
+    -1 if there is none up to there (a job whose window ends by ``until`` then passes this filter)."""
+    if state[DONE] == 0:
+        _extend_prefix(state, rows, pool, pix, pref, pref_count, 0)
+    while state[DONE] < state[N] and pref_count[state[DONE] - 1] >= size and times[state[DONE]] < until:
         _extend_prefix(state, rows, pool, pix, pref, pref_count, state[DONE])
-    lo, hi = 0, state[DONE]
+    if pref_count[state[DONE] - 1] >= size:
+        return -1
+    lo, hi = 0, state[DONE] - 1
     while lo < hi:  # pref_count is non-increasing
         mid = (lo + hi) >> 1
         if pref_count[mid] >= size:
             lo = mid + 1
         else:
             hi = mid
-    return times[lo] if lo < state[DONE] else np.iinfo(np.int64).max
+    return lo
 
 
 @njit(cache=True, nogil=True)
@@ -388,12 +391,14 @@ def first_movable(state, times, rows, count, pool, pix, pref, pref_count, now, e
 
     The reassignment's scan in one call.  A job reserved to start now or larger than the processors free now (or
     gone, its size ``GONE``) is passed over; so is a job whose window ``[now, min(now + req, start))`` reaches the
-    first slice where fewer than its size stay free from now on (:func:`_first_short`, once per size and call,
-    kept in a small hash table), with one comparison instead of a search of the slices.
+    first slice where fewer than its size stay free from now on (:func:`_first_short`), with one comparison
+    instead of a search of the slices: per size, a small hash table keeps that slice's start (``limit``) or, while
+    it is not found, the time up to which there is none (``known``).
     """
     start, req, size = entries[QSTART], entries[QREQ], entries[QSIZE]
     keys = np.full(1024, -1, dtype=np.int64)
     limit = np.empty(1024, dtype=np.int64)
+    known = np.empty(1024, dtype=np.int64)
     filled = 0
     for q in range(first, last):
         s = size[q]
@@ -403,11 +408,18 @@ def first_movable(state, times, rows, count, pool, pix, pref, pref_count, now, e
         while keys[h] != -1 and keys[h] != s:
             h = (h + 1) & 1023
         if keys[h] == -1 and filled < 512:
-            keys[h] = s
-            limit[h] = _first_short(state, times, rows, pool, pix, pref, pref_count, s)
+            keys[h], limit[h], known[h] = s, -1, -1
             filled += 1
-        if keys[h] == s and min(now + req[q], start[q]) > limit[h]:
-            continue
+        if keys[h] == s:
+            x = min(now + req[q], start[q])
+            if limit[h] < 0 and x > known[h]:
+                k = _first_short(state, times, rows, pool, pix, pref, pref_count, s, x)
+                if k >= 0:
+                    limit[h] = times[k]
+                else:
+                    known[h] = x if state[DONE] < state[N] else np.iinfo(np.int64).max
+            if limit[h] >= 0 and x > limit[h]:
+                continue
         own = store[entries[QOFF, q] : entries[QOFF, q] + entries[QNW, q]]
         c = start_now_count(
             state, times, rows, pool, pix, pref, pref_count, now + req[q], start[q], entries[QW0, q], own, s, out
