@@ -325,16 +325,16 @@ def start_now_count(state, times, rows, pool, pix, pref, pref_count, end, own_st
     from ``own_start`` on: |F_{e-1} | (F_{a-1} & own)|, with e, a the slices before ``end`` and ``own_start``
     (intersection distributes over the union with ``own``); ``out`` gets them if there are ``size`` or more.
     That set lies in F_{min(e, a)-1}: when this has fewer than ``size``, its size is returned instead (the
-    prefixes are then extended no further)."""
+    prefixes are then extended no further); when a >= e, F_{a-1} lies in F_{e-1} and the set is F_{e-1}."""
     inner = slices_before(state, times, min(end, own_start)) - 1  # min(e, a) - 1
     _extend_prefix(state, rows, pool, pix, pref, pref_count, inner)
     if pref_count[inner] < size:
         return pref_count[inner]
     e = slices_before(state, times, end)
     a = slices_before(state, times, own_start)
-    _extend_prefix(state, rows, pool, pix, pref, pref_count, max(e, a) - 1)
+    _extend_prefix(state, rows, pool, pix, pref, pref_count, e - 1)
     c = pref_count[e - 1]
-    nw = words.shape[0]
+    nw = words.shape[0] if a < e else 0
     for q in range(nw):
         p = pix[POS, w0 + q]
         if p >= 0:
