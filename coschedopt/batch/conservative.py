@@ -18,8 +18,9 @@ early.  At one instant, in this order (the author's simulator):
 A zero-length job frees its processors after the instant it starts in, seen
 by the next instant (the convention of :mod:`.queue`).  Cost per job: one
 profile search (O(slices × P/64) words) and O(slices) updates; reassignment
-adds a pass over the queue at each instant with an early completion, where a
-job is tried only if the processors free now are enough.
+adds a pass over the queue of reserved jobs (``profile.reserved_jobs``) at each
+instant with an early completion, where a job is tried only if the processors
+free now are enough.
 """
 
 from __future__ import annotations

@@ -18,9 +18,13 @@ far slower).  This module is imported only when a word profile is built, so
   than ``size`` free processors from the counts alone, and intersects the other
   windows on the nonzero words of their first slice only, dropping words as
   they empty and stopping as soon as fewer than ``size`` bits are left;
-- :func:`start_now_count` (the reassignment's test) works on the prefix
-  intersections F_k of the slices from now, restricted to the nonzero words of
-  the first slice (F_k ⊆ S_0): on a busy platform a few words per prefix.
+- :func:`first_movable` (the reassignment's scan of the reserved jobs, one call
+  up to the next job that can move) works on the prefix intersections F_k of
+  the slices from now, extended lazily: a slice costs the words of its diff
+  that are still nonzero in F (:func:`_extend_prefix`), a job is rejected with
+  one comparison when its window reaches the first slice too short for its size
+  (:func:`_first_short`), and only the others get :func:`start_now_count`;
+- :func:`platform_block`: the beplat / plat rule (lowest ids) on the words.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ except ImportError:  # pragma: no cover - numba is a dependency; the loops still
         return lambda fn: fn
 
 
-N, SPARE, DONE, NNZ, NACT = 0, 1, 2, 3, 4  # fields of ``state``
+N, SPARE, DONE, NLOG = 0, 1, 2, 3  # fields of ``state``
 
 
 @njit(cache=True, nogil=True)
@@ -262,91 +266,103 @@ def find(state, times, rows, count, pool, diff, first, size, duration, out, fron
     return -1
 
 
-PW, POS, ACT, DEATH = 0, 1, 2, 3  # rows of ``pix``
+HEAD, TAIL, SLICE, NEXT = 0, 1, 2, 3  # rows of ``pix``
 
 
 @njit(cache=True, nogil=True)
-def _extend_prefix(state, rows, pool, pix, pref, pref_count, upto):
-    """Prefix intersections F_0..F_upto on the nonzero words of slice 0 (``pix[PW]``, numbered by ``pix[POS]``).
+def _extend_prefix(state, rows, pool, diff, pix, pval, pref_count, upto):
+    """Prefix intersections F_0..F_upto of the slices from now.
 
-    As F_k ⊆ F_{k-1}, a word once zero stays zero: it is dropped from the words
-    still computed (``pix[ACT]``, the first ``state[NACT]``) and its slice of
-    death kept (``pix[DEATH]``; :func:`_prefix_word` reads zero from there on),
-    so extending the prefixes costs the words still nonzero, not all of slice 0's.
+    F_k = F_{k-1} & S_k differs from F_{k-1} only in the words of slice k's
+    diff that are still nonzero in F (a bitmap of them, ``pval[W:W + A]``, A =
+    ⌈W/64⌉), so a slice costs those words, not the platform's.  F of the last
+    slice done is kept in ``pval[:W]``; each change is logged (its slice in
+    ``pix[SLICE]``, the word's value before it in ``pval[W + A + e]``) and
+    chained to the word's other changes (``pix[HEAD]``, ``pix[TAIL]``,
+    ``pix[NEXT]``) for :func:`_prefix_word`.  A change clears at least one bit of
+    F_0, so there are at most P of them.
     """
-    width = pool.shape[1]
+    width, alive = pool.shape[1], pool.shape[1]
+    logged = width + diff.shape[1]
     if state[DONE] == 0:
         r = rows[0]
-        nnz, c = 0, 0
+        c = 0
+        pval[alive:logged] = 0
         for w in range(width):
-            v = pool[r, w]
-            pix[POS, w] = -1
-            if v != 0:
-                pix[POS, w] = nnz
-                pix[PW, nnz] = w
-                pix[ACT, nnz] = nnz
-                pix[DEATH, nnz] = 1 << 62
-                pref[0, nnz] = v
-                c += popcount(v)
-                nnz += 1
-        state[NNZ] = state[NACT] = nnz
+            pval[w] = pool[r, w]
+            if pval[w] != 0:
+                c += popcount(pval[w])
+                pval[alive + (w >> 6)] |= np.uint64(1) << np.uint64(w & 63)
+            pix[HEAD, w] = -1
         pref_count[0] = c
         state[DONE] = 1
-    nact = state[NACT]
+        state[NLOG] = 0
+    c = pref_count[state[DONE] - 1]
+    nlog = state[NLOG]
     for k in range(state[DONE], upto + 1):
         r = rows[k]
-        c, kept = 0, 0
-        for i in range(nact):
-            q = pix[ACT, i]
-            v = pref[k - 1, q] & pool[r, pix[PW, q]]
-            if v != 0:
-                pref[k, q] = v
-                c += popcount(v)
-                pix[ACT, kept] = q
-                kept += 1
-            else:
-                pix[DEATH, q] = k
-        nact = kept
+        for b in range(diff.shape[1] if c > 0 else 0):
+            x = diff[r, b] & pval[alive + b]
+            while x != 0:
+                low = x & (~x + np.uint64(1))
+                x ^= low
+                w = b * 64 + popcount(low - np.uint64(1))
+                v = pval[w]
+                nv = v & pool[r, w]
+                if nv != v:
+                    c -= popcount(v ^ nv)
+                    pix[SLICE, nlog], pix[NEXT, nlog], pval[logged + nlog] = k, -1, v
+                    if pix[HEAD, w] < 0:
+                        pix[HEAD, w] = nlog
+                    else:
+                        pix[NEXT, pix[TAIL, w]] = nlog
+                    pix[TAIL, w] = nlog
+                    pval[w] = nv
+                    if nv == 0:
+                        pval[alive + b] &= ~low
+                    nlog += 1
         pref_count[k] = c
-    state[NACT] = nact
+    state[NLOG] = nlog
     if upto + 1 > state[DONE]:
         state[DONE] = upto + 1
 
 
 @njit(cache=True, nogil=True)
-def _prefix_word(pref, pix, k, q):
-    """Word number ``q`` of F_k (computed up to ``k``)."""
-    return pref[k, q] if k < pix[DEATH, q] else np.uint64(0)
+def _prefix_word(pix, pval, logged, k, w):
+    """Word ``w`` of F_k (``k`` among the prefixes done): its value before its first change after slice ``k``
+    (``logged``: where the log's values start in ``pval``)."""
+    e = pix[HEAD, w]
+    while e >= 0 and pix[SLICE, e] <= k:
+        e = pix[NEXT, e]
+    return pval[logged + e] if e >= 0 else pval[w]
 
 
 @njit(cache=True, nogil=True)
-def start_now_count(state, times, rows, pool, pix, pref, pref_count, end, own_start, w0, words, size, out):
+def start_now_count(state, times, rows, pool, diff, pix, pval, pref_count, end, own_start, w0, words, size, out):
     """The number of processors free on ``[now, end)`` when ``words`` (from word ``w0``) are counted as free
     from ``own_start`` on: |F_{e-1} | (F_{a-1} & own)|, with e, a the slices before ``end`` and ``own_start``
     (intersection distributes over the union with ``own``); ``out`` gets them if there are ``size`` or more.
     That set lies in F_{min(e, a)-1}: when this has fewer than ``size``, its size is returned instead (the
     prefixes are then extended no further); when a >= e, F_{a-1} lies in F_{e-1} and the set is F_{e-1}."""
+    width = pool.shape[1]
+    logged = width + diff.shape[1]
     inner = slices_before(state, times, min(end, own_start)) - 1  # min(e, a) - 1
-    _extend_prefix(state, rows, pool, pix, pref, pref_count, inner)
+    _extend_prefix(state, rows, pool, diff, pix, pval, pref_count, inner)
     if pref_count[inner] < size:
         return pref_count[inner]
     e = slices_before(state, times, end)
     a = slices_before(state, times, own_start)
-    _extend_prefix(state, rows, pool, pix, pref, pref_count, e - 1)
+    _extend_prefix(state, rows, pool, diff, pix, pval, pref_count, e - 1)
     c = pref_count[e - 1]
     nw = words.shape[0] if a < e else 0
     for q in range(nw):
-        p = pix[POS, w0 + q]
-        if p >= 0:
-            c += popcount(_prefix_word(pref, pix, a - 1, p) & words[q] & ~_prefix_word(pref, pix, e - 1, p))
+        own = _prefix_word(pix, pval, logged, a - 1, w0 + q) & words[q]
+        c += popcount(own & ~_prefix_word(pix, pval, logged, e - 1, w0 + q))
     if c >= size:
-        out[:] = 0
-        for q in range(state[NNZ]):
-            out[pix[PW, q]] = _prefix_word(pref, pix, e - 1, q)
+        for w in range(width):
+            out[w] = _prefix_word(pix, pval, logged, e - 1, w)
         for q in range(nw):
-            p = pix[POS, w0 + q]
-            if p >= 0:
-                out[w0 + q] |= _prefix_word(pref, pix, a - 1, p) & words[q]
+            out[w0 + q] |= _prefix_word(pix, pval, logged, a - 1, w0 + q) & words[q]
     return c
 
 
@@ -364,13 +380,13 @@ GONE = 1 << 62  # the size of a job that left the queue
 
 
 @njit(cache=True, nogil=True)
-def _first_short(state, times, rows, pool, pix, pref, pref_count, size, until):
+def _first_short(state, times, rows, pool, diff, pix, pval, pref_count, size, until):
     """The first slice k with |F_k| < ``size``, extending the prefixes while their slices start before ``until``;
     -1 if there is none up to there (a job whose window ends by ``until`` then passes this filter)."""
     if state[DONE] == 0:
-        _extend_prefix(state, rows, pool, pix, pref, pref_count, 0)
+        _extend_prefix(state, rows, pool, diff, pix, pval, pref_count, 0)
     while state[DONE] < state[N] and pref_count[state[DONE] - 1] >= size and times[state[DONE]] < until:
-        _extend_prefix(state, rows, pool, pix, pref, pref_count, state[DONE])
+        _extend_prefix(state, rows, pool, diff, pix, pval, pref_count, state[DONE])
     if pref_count[state[DONE] - 1] >= size:
         return -1
     lo, hi = 0, state[DONE] - 1
@@ -384,7 +400,7 @@ def _first_short(state, times, rows, pool, pix, pref, pref_count, size, until):
 
 
 @njit(cache=True, nogil=True)
-def first_movable(state, times, rows, count, pool, pix, pref, pref_count, now, entries, first, last, store, out):
+def first_movable(state, times, rows, count, pool, diff, pix, pval, pref_count, now, entries, first, last, store, out):
     """The first column ``q`` in ``first..last-1`` of ``entries`` (the reserved jobs in FCFS order) whose job could
     start now (:func:`start_now_count`: its own reservation, ``entries[QNW, q]`` words of ``store`` from
     ``entries[QOFF, q]``, counted as free), with the processors it could get in ``out``; -1 if none.
@@ -413,7 +429,7 @@ def first_movable(state, times, rows, count, pool, pix, pref, pref_count, now, e
         if keys[h] == s:
             x = min(now + req[q], start[q])
             if limit[h] < 0 and x > known[h]:
-                k = _first_short(state, times, rows, pool, pix, pref, pref_count, s, x)
+                k = _first_short(state, times, rows, pool, diff, pix, pval, pref_count, s, x)
                 if k >= 0:
                     limit[h] = times[k]
                 else:
@@ -422,7 +438,7 @@ def first_movable(state, times, rows, count, pool, pix, pref, pref_count, now, e
                 continue
         own = store[entries[QOFF, q] : entries[QOFF, q] + entries[QNW, q]]
         c = start_now_count(
-            state, times, rows, pool, pix, pref, pref_count, now + req[q], start[q], entries[QW0, q], own, s, out
+            state, times, rows, pool, diff, pix, pval, pref_count, now + req[q], start[q], entries[QW0, q], own, s, out
         )
         if c >= s:
             return q

@@ -52,11 +52,13 @@ class WordProfile:
         self.pool[0] = np.packbits(first, bitorder="little").view(np.uint64)
         self._times[0], self._rows[0], self._count[0] = now, 0, m
         self.spare[: capacity - 1] = np.arange(capacity - 1, 0, -1)
-        self.state = np.array([1, capacity - 1, 0, 0, 0], dtype=np.int64)  # profile_kernels.N, SPARE, DONE, NNZ, NACT
+        self.state = np.array([1, capacity - 1, 0, 0], dtype=np.int64)  # profile_kernels.N, SPARE, DONE, NLOG
         self.out = np.zeros(width, dtype=np.uint64)
         self._front = np.zeros(width, dtype=np.uint64)
         self._back = np.zeros(width, dtype=np.uint64)
-        self._pix = np.zeros((4, width), dtype=np.int64)  # the prefixes' words (profile_kernels._extend_prefix)
+        # the reassignment's prefix intersections and their log of changes (profile_kernels._extend_prefix)
+        self._pix = np.zeros((4, m + 1), dtype=np.int64)
+        self._pval = np.zeros(width + (width + 63) // 64 + m + 1, dtype=np.uint64)
 
     def _allocate(self, capacity: int) -> None:
         self.pool = np.zeros((capacity, self.width), dtype=np.uint64)
@@ -66,7 +68,6 @@ class WordProfile:
         self._rows = np.zeros(capacity, dtype=np.int64)
         self._count = np.zeros(capacity, dtype=np.int64)
         self.spare = np.zeros(capacity, dtype=np.int64)
-        self._pref = np.zeros((capacity, self.width), dtype=np.uint64)
         self._pref_count = np.zeros(capacity, dtype=np.int64)
 
     def _reserve_rows(self) -> None:
@@ -160,7 +161,7 @@ class WordProfile:
         """The ids a job reserved on ``own`` from ``own_start`` could get starting now for ``duration``,
         its own reservation counted as free, or ``None`` (as :meth:`.profile.Profile.start_now_ids`)."""
         c = self._k.start_now_count(
-            self.state, self._times, self._rows, self.pool, self._pix, self._pref, self._pref_count,
+            self.state, self._times, self._rows, self.pool, self._diff, self._pix, self._pval, self._pref_count,
             self.now + duration, own_start, *own, size, self.out,
         )  # fmt: skip
         return choose(self.out, size) if c >= size else None
@@ -245,7 +246,7 @@ class WordReservedJobs(ReservedJobs):
         q = 0
         while True:
             q = p._k.first_movable(
-                p.state, p._times, p._rows, p._count, p.pool, p._pix, p._pref, p._pref_count, now,
+                p.state, p._times, p._rows, p._count, p.pool, p._diff, p._pix, p._pval, p._pref_count, now,
                 self.entries, q, self.last, self.store, p.out,
             )  # fmt: skip
             if q < 0:
