@@ -12,12 +12,13 @@ all P/64 words of every slice it touches.  Here the slices are rows of a
 - the search filters the starts by the slices' free counts before any
   intersection, and intersects only the nonzero words of a window's first slice;
 - the reassignment's test (can a reserved job start now?) reads prefix
-  intersections restricted to the words free now, and the scan of the queue
-  of reserved jobs (:class:`WordReservedJobs`) is one compiled call up to the
-  next job that can move.
+  intersections kept as changes word by word, and the scan of the queue of
+  reserved jobs (:class:`WordReservedJobs`) is one compiled call up to the next
+  job that can move.
 
 An allocation rule receives the free processors as an array of words
-(:meth:`.allocation.Allocator.from_bits` takes either form).
+(:meth:`.allocation.Allocator.from_bits` takes either form; :meth:`WordProfile.chooser`
+runs beplat and plat compiled).
 """
 
 from __future__ import annotations
