@@ -31,7 +31,6 @@ import numpy as np
 from .allocation import Allocator
 from .platform import Platform
 from .profile import Choose, ReservedJobs
-from .profile_kernels import GONE, QJOB, QNW, QOFF, QSIZE
 
 #: a processor set as the profile stores it: its first word and the words from there to its last id
 Span = tuple[int, np.ndarray]
@@ -199,6 +198,7 @@ class WordReservedJobs(ReservedJobs):
 
     def __init__(self, profile: WordProfile, req: list[int], size: list[int]) -> None:
         self.profile, self.req, self.size = profile, req, size
+        self._k = profile._k  # the kernels' module (numba is loaded only when a word profile is built)
         self.entries = np.zeros((7, 64), dtype=np.int64)
         self.last = 0  # columns in use
         self.where = np.zeros(len(req), dtype=np.int64)  # job -> its column
@@ -218,23 +218,27 @@ class WordReservedJobs(ReservedJobs):
         self.used += len(words)
 
     def remove(self, j: int) -> None:
-        self.entries[QSIZE, self.where[j]] = GONE
+        self.entries[self._k.QSIZE, self.where[j]] = self._k.GONE
 
     def _live(self) -> np.ndarray:
-        return self.entries[:, : self.last][:, self.entries[QSIZE, : self.last] != GONE]
+        return self.entries[:, : self.last][:, self.entries[self._k.QSIZE, : self.last] != self._k.GONE]
 
     def _compact_entries(self) -> None:
         """Drop the started jobs' columns; the array doubles when it stays more than half full."""
         live = self._live()
         self.entries = np.zeros((7, max(64, 2 * live.shape[1])), dtype=np.int64)
         self.entries[:, : live.shape[1]] = live
-        self.where[live[QJOB]] = np.arange(live.shape[1])
+        self.where[live[self._k.QJOB]] = np.arange(live.shape[1])
         self.last = live.shape[1]
 
     def _compact_store(self, more: int) -> None:
         """Keep the queued jobs' words only, with room for ``more`` and as many again."""
         self._compact_entries()
-        old, offsets, lengths = self.store, self.entries[QOFF, : self.last], self.entries[QNW, : self.last]
+        old, offsets, lengths = (
+            self.store,
+            self.entries[self._k.QOFF, : self.last],
+            self.entries[self._k.QNW, : self.last],
+        )
         self.store = np.zeros(max(1024, 2 * (int(lengths.sum()) + more)), dtype=np.uint64)
         self.used = 0
         for q, (off, nw) in enumerate(zip(offsets.tolist(), lengths.tolist(), strict=True)):
@@ -252,7 +256,7 @@ class WordReservedJobs(ReservedJobs):
             )  # fmt: skip
             if q < 0:
                 return
-            j, size = int(self.entries[QJOB, q]), int(self.entries[QSIZE, q])
+            j, size = int(self.entries[self._k.QJOB, q]), int(self.entries[self._k.QSIZE, q])
             q += 1
             ids = choose(p.out, size)
             if ids is not None:
