@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import time
 
 from ..core import InputError, get_family, instance_from_dict, read_json
 from ..core.commands import Command, register_command
@@ -39,4 +41,26 @@ def _gantt(args: argparse.Namespace) -> int:
 
 register_command(
     Command("batch", "gantt", "draw a batch solution's Gantt chart over a time window", _gantt_arguments, _gantt)
+)
+
+
+def _warmup(args: argparse.Namespace) -> int:
+    from .wordprofile import compile_kernels, kernels_cached
+
+    cached = kernels_cached()
+    start = time.perf_counter()
+    compile_kernels()
+    how = "loaded from numba's cache" if cached else "compiled and cached"
+    print(f"batch kernels ready in {time.perf_counter() - start:.1f} s ({how})", file=sys.stderr)
+    return 0
+
+
+register_command(
+    Command(
+        "batch",
+        "warmup",
+        "compile the conservative simulator's kernels now (once per install) instead of at the first run",
+        lambda parser: None,
+        _warmup,
+    )
 )

@@ -19,10 +19,11 @@ need no balancing and their cost does not grow with fragmentation.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from .allocation import Allocator
 from .procsets import bits_from_ids, full_bits
 
 #: an allocation rule: a bitset of free processors and a size -> the chosen sorted ids, or None to reject
@@ -109,6 +110,14 @@ class Profile:
         a = self.slices_before(own_start)
         window = prefix[e - 1] | (prefix[a - 1] & own)
         return choose(window, size) if window.bit_count() >= size else None
+
+    def chooser(self, allocator: Allocator) -> Choose:
+        """The allocation rule as this profile's searches call it: ``allocator.from_bits``."""
+        return allocator.from_bits
+
+    def reserved_jobs(self, req: list[int], size: list[int]) -> ReservedJobs:
+        """An empty queue of reserved jobs on this profile (``req``, ``size``: every job's requested time and size)."""
+        return ReservedJobs(self, req, size)
 
     def slices_before(self, t: int) -> int:
         """The number of slices starting before ``t`` (at least 1: the window of a job starting now)."""
@@ -208,3 +217,34 @@ class PrefixFree:
             agg &= free[len(done)]
             done.append(agg)
         return done[k]
+
+
+class ReservedJobs:
+    """The reserved, unstarted jobs of conservative backfilling in FCFS order, and which of them could start now
+    (thesis §5.5's reassignment), one :meth:`Profile.start_now_ids` test per job."""
+
+    def __init__(self, profile: Profile, req: list[int], size: list[int]) -> None:
+        self.profile, self.req, self.size = profile, req, size
+        self.start: dict[int, int] = {}
+        self.procs: dict[int, object] = {}
+
+    def add(self, j: int, start: int, procs: object) -> None:
+        """Job ``j`` (after every job added before it in FCFS order) is reserved from ``start`` on ``procs``."""
+        self.start[j], self.procs[j] = start, procs
+
+    def remove(self, j: int) -> None:
+        """Job ``j`` starts."""
+        del self.start[j], self.procs[j]
+
+    def movable(self, now: int, choose: Choose) -> Iterator[tuple[int, np.ndarray]]:
+        """Each job, in FCFS order, that could start now for its whole requested time (its own reservation counted
+        as free) with the ids ``choose`` gives it; a job reserved to start now is passed over.  The scan goes on
+        after the caller has moved the job, on the profile as it is then."""
+        p = self.profile
+        for j in list(self.start):
+            s = self.start[j]
+            if s == now or self.size[j] > p.free_now:
+                continue
+            ids = p.start_now_ids(s, self.req[j], self.procs[j], self.size[j], choose)
+            if ids is not None:
+                yield j, ids

@@ -18,9 +18,13 @@ far slower).  This module is imported only when a word profile is built, so
   than ``size`` free processors from the counts alone, and intersects the other
   windows on the nonzero words of their first slice only, dropping words as
   they empty and stopping as soon as fewer than ``size`` bits are left;
-- :func:`start_now_count` (the reassignment's test) works on the prefix
-  intersections F_k of the slices from now, restricted to the nonzero words of
-  the first slice (F_k ⊆ S_0): on a busy platform a few words per prefix.
+- :func:`first_movable` (the reassignment's scan of the reserved jobs, one call
+  up to the next job that can move) works on the prefix intersections F_k of
+  the slices from now, extended lazily: a slice costs the words of its diff
+  that are still nonzero in F (:func:`_extend_prefix`), a job is rejected with
+  one comparison when its window reaches the first slice too short for its size
+  (:func:`_first_short`), and only the others get :func:`start_now_count`;
+- :func:`platform_block`: the beplat / plat rule (lowest ids) on the words.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ except ImportError:  # pragma: no cover - numba is a dependency; the loops still
         return lambda fn: fn
 
 
-N, SPARE, DONE, NNZ = 0, 1, 2, 3  # fields of ``state``
+N, SPARE, DONE, NLOG = 0, 1, 2, 3  # fields of ``state``
 
 
 @njit(cache=True, nogil=True)
@@ -262,60 +266,103 @@ def find(state, times, rows, count, pool, diff, first, size, duration, out, fron
     return -1
 
 
+HEAD, TAIL, SLICE, NEXT = 0, 1, 2, 3  # rows of ``pix``
+
+
 @njit(cache=True, nogil=True)
-def _extend_prefix(state, rows, pool, pw, pos, pref, pref_count, upto):
-    """Prefix intersections F_0..F_upto on the words of ``pw`` (the nonzero words of slice 0, set up first)."""
-    width = pool.shape[1]
+def _extend_prefix(state, rows, pool, diff, pix, pval, pref_count, upto):
+    """Prefix intersections F_0..F_upto of the slices from now.
+
+    F_k = F_{k-1} & S_k differs from F_{k-1} only in the words of slice k's
+    diff that are still nonzero in F (a bitmap of them, ``pval[W:W + A]``, A =
+    ⌈W/64⌉), so a slice costs those words, not the platform's.  F of the last
+    slice done is kept in ``pval[:W]``; each change is logged (its slice in
+    ``pix[SLICE]``, the word's value before it in ``pval[W + A + e]``) and
+    chained to the word's other changes (``pix[HEAD]``, ``pix[TAIL]``,
+    ``pix[NEXT]``) for :func:`_prefix_word`.  A change clears at least one bit of
+    F_0, so there are at most P of them.
+    """
+    width, alive = pool.shape[1], pool.shape[1]
+    logged = width + diff.shape[1]
     if state[DONE] == 0:
         r = rows[0]
-        nnz, c = 0, 0
+        c = 0
+        pval[alive:logged] = 0
         for w in range(width):
-            v = pool[r, w]
-            pos[w] = -1
-            if v != 0:
-                pos[w] = nnz
-                pw[nnz] = w
-                pref[0, nnz] = v
-                c += popcount(v)
-                nnz += 1
-        state[NNZ] = nnz
+            pval[w] = pool[r, w]
+            if pval[w] != 0:
+                c += popcount(pval[w])
+                pval[alive + (w >> 6)] |= np.uint64(1) << np.uint64(w & 63)
+            pix[HEAD, w] = -1
         pref_count[0] = c
         state[DONE] = 1
-    nnz = state[NNZ]
+        state[NLOG] = 0
+    c = pref_count[state[DONE] - 1]
+    nlog = state[NLOG]
     for k in range(state[DONE], upto + 1):
         r = rows[k]
-        c = 0
-        for q in range(nnz):
-            v = pref[k - 1, q] & pool[r, pw[q]]
-            pref[k, q] = v
-            c += popcount(v)
+        for b in range(diff.shape[1] if c > 0 else 0):
+            x = diff[r, b] & pval[alive + b]
+            while x != 0:
+                low = x & (~x + np.uint64(1))
+                x ^= low
+                w = b * 64 + popcount(low - np.uint64(1))
+                v = pval[w]
+                nv = v & pool[r, w]
+                if nv != v:
+                    c -= popcount(v ^ nv)
+                    pix[SLICE, nlog], pix[NEXT, nlog], pval[logged + nlog] = k, -1, v
+                    if pix[HEAD, w] < 0:
+                        pix[HEAD, w] = nlog
+                    else:
+                        pix[NEXT, pix[TAIL, w]] = nlog
+                    pix[TAIL, w] = nlog
+                    pval[w] = nv
+                    if nv == 0:
+                        pval[alive + b] &= ~low
+                    nlog += 1
         pref_count[k] = c
+    state[NLOG] = nlog
     if upto + 1 > state[DONE]:
         state[DONE] = upto + 1
 
 
 @njit(cache=True, nogil=True)
-def start_now_count(state, times, rows, pool, pw, pos, pref, pref_count, end, own_start, w0, words, size, out):
+def _prefix_word(pix, pval, logged, k, w):
+    """Word ``w`` of F_k (``k`` among the prefixes done): its value before its first change after slice ``k``
+    (``logged``: where the log's values start in ``pval``)."""
+    e = pix[HEAD, w]
+    while e >= 0 and pix[SLICE, e] <= k:
+        e = pix[NEXT, e]
+    return pval[logged + e] if e >= 0 else pval[w]
+
+
+@njit(cache=True, nogil=True)
+def start_now_count(state, times, rows, pool, diff, pix, pval, pref_count, end, own_start, w0, words, size, out):
     """The number of processors free on ``[now, end)`` when ``words`` (from word ``w0``) are counted as free
     from ``own_start`` on: |F_{e-1} | (F_{a-1} & own)|, with e, a the slices before ``end`` and ``own_start``
-    (intersection distributes over the union with ``own``); ``out`` gets them if there are ``size`` or more."""
+    (intersection distributes over the union with ``own``); ``out`` gets them if there are ``size`` or more.
+    That set lies in F_{min(e, a)-1}: when this has fewer than ``size``, its size is returned instead (the
+    prefixes are then extended no further); when a >= e, F_{a-1} lies in F_{e-1} and the set is F_{e-1}."""
+    width = pool.shape[1]
+    logged = width + diff.shape[1]
+    inner = slices_before(state, times, min(end, own_start)) - 1  # min(e, a) - 1
+    _extend_prefix(state, rows, pool, diff, pix, pval, pref_count, inner)
+    if pref_count[inner] < size:
+        return pref_count[inner]
     e = slices_before(state, times, end)
     a = slices_before(state, times, own_start)
-    _extend_prefix(state, rows, pool, pw, pos, pref, pref_count, max(e, a) - 1)
+    _extend_prefix(state, rows, pool, diff, pix, pval, pref_count, e - 1)
     c = pref_count[e - 1]
-    nw = words.shape[0]
+    nw = words.shape[0] if a < e else 0
     for q in range(nw):
-        p = pos[w0 + q]
-        if p >= 0:
-            c += popcount(pref[a - 1, p] & words[q] & ~pref[e - 1, p])
+        own = _prefix_word(pix, pval, logged, a - 1, w0 + q) & words[q]
+        c += popcount(own & ~_prefix_word(pix, pval, logged, e - 1, w0 + q))
     if c >= size:
-        out[:] = 0
-        for q in range(state[NNZ]):
-            out[pw[q]] = pref[e - 1, q]
+        for w in range(width):
+            out[w] = _prefix_word(pix, pval, logged, e - 1, w)
         for q in range(nw):
-            p = pos[w0 + q]
-            if p >= 0:
-                out[w0 + q] |= pref[a - 1, p] & words[q]
+            out[w0 + q] |= _prefix_word(pix, pval, logged, a - 1, w0 + q) & words[q]
     return c
 
 
@@ -326,3 +373,115 @@ def span(ids, w0, words):
     for p in ids:
         q = (p >> 6) - w0
         words[q] |= np.uint64(1) << np.uint64(p & 63)
+
+
+QJOB, QSTART, QREQ, QSIZE, QW0, QNW, QOFF = 0, 1, 2, 3, 4, 5, 6  # rows of ``entries`` (one column a queued job)
+GONE = 1 << 62  # the size of a job that left the queue
+
+
+@njit(cache=True, nogil=True)
+def _first_short(state, times, rows, pool, diff, pix, pval, pref_count, size, until):
+    """The first slice k with |F_k| < ``size``, extending the prefixes while their slices start before ``until``;
+    -1 if there is none up to there (a job whose window ends by ``until`` then passes this filter)."""
+    if state[DONE] == 0:
+        _extend_prefix(state, rows, pool, diff, pix, pval, pref_count, 0)
+    while state[DONE] < state[N] and pref_count[state[DONE] - 1] >= size and times[state[DONE]] < until:
+        _extend_prefix(state, rows, pool, diff, pix, pval, pref_count, state[DONE])
+    if pref_count[state[DONE] - 1] >= size:
+        return -1
+    lo, hi = 0, state[DONE] - 1
+    while lo < hi:  # pref_count is non-increasing
+        mid = (lo + hi) >> 1
+        if pref_count[mid] >= size:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, nogil=True)
+def first_movable(state, times, rows, count, pool, diff, pix, pval, pref_count, now, entries, first, last, store, out):
+    """The first column ``q`` in ``first..last-1`` of ``entries`` (the reserved jobs in FCFS order) whose job could
+    start now (:func:`start_now_count`: its own reservation, ``entries[QNW, q]`` words of ``store`` from
+    ``entries[QOFF, q]``, counted as free), with the processors it could get in ``out``; -1 if none.
+
+    The reassignment's scan in one call.  A job reserved to start now or larger than the processors free now (or
+    gone, its size ``GONE``) is passed over; so is a job whose window ``[now, min(now + req, start))`` reaches the
+    first slice where fewer than its size stay free from now on (:func:`_first_short`), with one comparison
+    instead of a search of the slices: per size, a small hash table keeps that slice's start (``limit``) or, while
+    it is not found, the time up to which there is none (``known``).
+    """
+    start, req, size = entries[QSTART], entries[QREQ], entries[QSIZE]
+    keys = np.full(1024, -1, dtype=np.int64)
+    limit = np.empty(1024, dtype=np.int64)
+    known = np.empty(1024, dtype=np.int64)
+    filled = 0
+    for q in range(first, last):
+        s = size[q]
+        if s > count[0] or start[q] == now:
+            continue
+        h = s & 1023
+        while keys[h] != -1 and keys[h] != s:
+            h = (h + 1) & 1023
+        if keys[h] == -1 and filled < 512:
+            keys[h], limit[h], known[h] = s, -1, -1
+            filled += 1
+        if keys[h] == s:
+            x = min(now + req[q], start[q])
+            if limit[h] < 0 and x > known[h]:
+                k = _first_short(state, times, rows, pool, diff, pix, pval, pref_count, s, x)
+                if k >= 0:
+                    limit[h] = times[k]
+                else:
+                    known[h] = x if state[DONE] < state[N] else np.iinfo(np.int64).max
+            if limit[h] >= 0 and x > limit[h]:
+                continue
+        own = store[entries[QOFF, q] : entries[QOFF, q] + entries[QNW, q]]
+        c = start_now_count(
+            state, times, rows, pool, diff, pix, pval, pref_count, now + req[q], start[q], entries[QW0, q], own, s, out
+        )
+        if c >= s:
+            return q
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _bits_below(words, cum, p):
+    """The set bits of ``words`` below bit ``p`` (``cum[w]``: those of words ``0..w-1``)."""
+    c = cum[p >> 6]
+    if p & 63:
+        c += popcount(words[p >> 6] & ((np.uint64(1) << np.uint64(p & 63)) - np.uint64(1)))
+    return c
+
+
+@njit(cache=True, nogil=True)
+def platform_block(words, m, blocks, size, forced, cum, ids):
+    """The platform-level rules (beplat, plat) taking the lowest ids, on a free set given as words: for each block
+    size of ``blocks`` (from the deepest depth whose blocks hold ``size`` processors up to the root), the first block
+    ``[k b, (k+1) b)`` with ``size`` free processors gives its ``size`` lowest free ids (into ``ids``; returns
+    ``size``); 0 if none, or (``forced``: plat) if none at the deepest depth."""
+    cum[0] = 0
+    for w in range(words.shape[0]):
+        cum[w + 1] = cum[w] + popcount(words[w])
+    for i in range(blocks.shape[0]):
+        b = blocks[i]
+        below = 0
+        for lo in range(0, m, b):
+            above = _bits_below(words, cum, lo + b)
+            if above - below >= size:
+                n = 0
+                for w in range(lo >> 6, words.shape[0]):
+                    x = words[w]
+                    if w == lo >> 6:
+                        x &= ~np.uint64(0) << np.uint64(lo & 63)
+                    while x != 0 and n < size:
+                        low = x & (~x + np.uint64(1))
+                        ids[n] = w * 64 + popcount(low - np.uint64(1))
+                        n += 1
+                        x ^= low
+                    if n == size:
+                        return n
+            below = above
+        if forced:
+            return 0
+    return 0

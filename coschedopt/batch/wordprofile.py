@@ -12,17 +12,25 @@ all P/64 words of every slice it touches.  Here the slices are rows of a
 - the search filters the starts by the slices' free counts before any
   intersection, and intersects only the nonzero words of a window's first slice;
 - the reassignment's test (can a reserved job start now?) reads prefix
-  intersections restricted to the words free now.
+  intersections kept as changes word by word, and the scan of the queue of
+  reserved jobs (:class:`WordReservedJobs`) is one compiled call up to the next
+  job that can move.
 
 An allocation rule receives the free processors as an array of words
-(:meth:`.allocation.Allocator.from_bits` takes either form).
+(:meth:`.allocation.Allocator.from_bits` takes either form; :meth:`WordProfile.chooser`
+runs beplat and plat compiled).
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+
 import numpy as np
 
-from .profile import Choose
+from .allocation import Allocator
+from .platform import Platform
+from .profile import Choose, ReservedJobs
 
 #: a processor set as the profile stores it: its first word and the words from there to its last id
 Span = tuple[int, np.ndarray]
@@ -44,12 +52,13 @@ class WordProfile:
         self.pool[0] = np.packbits(first, bitorder="little").view(np.uint64)
         self._times[0], self._rows[0], self._count[0] = now, 0, m
         self.spare[: capacity - 1] = np.arange(capacity - 1, 0, -1)
-        self.state = np.array([1, capacity - 1, 0, 0], dtype=np.int64)  # slices, spare rows, prefixes done, their words
+        self.state = np.array([1, capacity - 1, 0, 0], dtype=np.int64)  # profile_kernels.N, SPARE, DONE, NLOG
         self.out = np.zeros(width, dtype=np.uint64)
         self._front = np.zeros(width, dtype=np.uint64)
         self._back = np.zeros(width, dtype=np.uint64)
-        self._pw = np.zeros(width, dtype=np.int64)
-        self._pos = np.zeros(width, dtype=np.int64)
+        # the reassignment's prefix intersections and their log of changes (profile_kernels._extend_prefix)
+        self._pix = np.zeros((4, m + 1), dtype=np.int64)
+        self._pval = np.zeros(width + (width + 63) // 64 + m + 1, dtype=np.uint64)
 
     def _allocate(self, capacity: int) -> None:
         self.pool = np.zeros((capacity, self.width), dtype=np.uint64)
@@ -59,7 +68,6 @@ class WordProfile:
         self._rows = np.zeros(capacity, dtype=np.int64)
         self._count = np.zeros(capacity, dtype=np.int64)
         self.spare = np.zeros(capacity, dtype=np.int64)
-        self._pref = np.zeros((capacity, self.width), dtype=np.uint64)
         self._pref_count = np.zeros(capacity, dtype=np.int64)
 
     def _reserve_rows(self) -> None:
@@ -153,20 +161,136 @@ class WordProfile:
         """The ids a job reserved on ``own`` from ``own_start`` could get starting now for ``duration``,
         its own reservation counted as free, or ``None`` (as :meth:`.profile.Profile.start_now_ids`)."""
         c = self._k.start_now_count(
-            self.state, self._times, self._rows, self.pool, self._pw, self._pos, self._pref, self._pref_count,
+            self.state, self._times, self._rows, self.pool, self._diff, self._pix, self._pval, self._pref_count,
             self.now + duration, own_start, *own, size, self.out,
         )  # fmt: skip
         return choose(self.out, size) if c >= size else None
 
+    def chooser(self, allocator: Allocator) -> Choose:
+        """``allocator.from_bits``, but the platform-level rules taking the lowest ids (beplat, plat: the
+        benchmarks' and the author's reading) run compiled on the words (:func:`.profile_kernels.platform_block`)."""
+        if allocator.variant not in ("beplat", "plat") or allocator.beplat_rule != "lowest-ids":
+            return allocator.from_bits
+        plat, kernel = allocator.platform, self._k.platform_block
+        forced = allocator.variant == "plat"
+        cum, ids = np.zeros(self.width + 1, dtype=np.int64), np.zeros(plat.processors, dtype=np.int64)
+        blocks: dict[int, np.ndarray] = {}  # size -> the block sizes from the deepest that holds it to the root
+
+        def choose(words: np.ndarray, size: int) -> np.ndarray | None:
+            if size not in blocks:
+                lowest = plat.depth - plat.min_level(size)
+                blocks[size] = np.array([plat.block_size(d) for d in range(lowest, -1, -1)], dtype=np.int64)
+            n = kernel(words, plat.processors, blocks[size], size, forced, cum, ids)
+            return ids[:n].copy() if n else None
+
+        return choose
+
+    def reserved_jobs(self, req: list[int], size: list[int]) -> WordReservedJobs:
+        """An empty queue of reserved jobs on this profile (``req``, ``size``: every job's requested time and size)."""
+        return WordReservedJobs(self, req, size)
+
+
+class WordReservedJobs(ReservedJobs):
+    """:class:`.profile.ReservedJobs` on a word profile, kept in the arrays that the compiled scan reads: one
+    column of ``entries`` per queued job in FCFS order (its id, reservation start, requested time, size, and its
+    processors as a first word, a number of words and their offset in ``store``), so the scan reads memory in
+    order.  A started job's column stays, with a size no platform has, until the array is compacted."""
+
+    def __init__(self, profile: WordProfile, req: list[int], size: list[int]) -> None:
+        self.profile, self.req, self.size = profile, req, size
+        self._k = profile._k  # the kernels' module (numba is loaded only when a word profile is built)
+        self.entries = np.zeros((7, 64), dtype=np.int64)
+        self.last = 0  # columns in use
+        self.where = np.zeros(len(req), dtype=np.int64)  # job -> its column
+        self.store = np.zeros(1024, dtype=np.uint64)
+        self.used = 0  # words of store in use
+
+    def add(self, j: int, start: int, procs: Span) -> None:
+        w0, words = procs
+        if self.last == self.entries.shape[1]:
+            self._compact_entries()
+        if self.used + len(words) > len(self.store):
+            self._compact_store(len(words))
+        self.entries[:, self.last] = j, start, self.req[j], self.size[j], w0, len(words), self.used
+        self.where[j] = self.last
+        self.last += 1
+        self.store[self.used : self.used + len(words)] = words
+        self.used += len(words)
+
+    def remove(self, j: int) -> None:
+        self.entries[self._k.QSIZE, self.where[j]] = self._k.GONE
+
+    def _live(self) -> np.ndarray:
+        return self.entries[:, : self.last][:, self.entries[self._k.QSIZE, : self.last] != self._k.GONE]
+
+    def _compact_entries(self) -> None:
+        """Drop the started jobs' columns; the array doubles when it stays more than half full."""
+        live = self._live()
+        self.entries = np.zeros((7, max(64, 2 * live.shape[1])), dtype=np.int64)
+        self.entries[:, : live.shape[1]] = live
+        self.where[live[self._k.QJOB]] = np.arange(live.shape[1])
+        self.last = live.shape[1]
+
+    def _compact_store(self, more: int) -> None:
+        """Keep the queued jobs' words only, with room for ``more`` and as many again."""
+        self._compact_entries()
+        old, offsets, lengths = (
+            self.store,
+            self.entries[self._k.QOFF, : self.last],
+            self.entries[self._k.QNW, : self.last],
+        )
+        self.store = np.zeros(max(1024, 2 * (int(lengths.sum()) + more)), dtype=np.uint64)
+        self.used = 0
+        for q, (off, nw) in enumerate(zip(offsets.tolist(), lengths.tolist(), strict=True)):
+            self.store[self.used : self.used + nw] = old[off : off + nw]
+            offsets[q] = self.used
+            self.used += nw
+
+    def movable(self, now: int, choose: Choose) -> Iterator[tuple[int, np.ndarray]]:
+        p = self.profile
+        q = 0
+        while True:
+            q = p._k.first_movable(
+                p.state, p._times, p._rows, p._count, p.pool, p._diff, p._pix, p._pval, p._pref_count, now,
+                self.entries, q, self.last, self.store, p.out,
+            )  # fmt: skip
+            if q < 0:
+                return
+            j, size = int(self.entries[self._k.QJOB, q]), int(self.entries[self._k.QSIZE, q])
+            q += 1
+            ids = choose(p.out, size)
+            if ids is not None:
+                yield j, ids
+
+
+def kernels_cached() -> bool:
+    """Whether numba's cache holds machine code for every kernel this module calls, fresh for their source
+    (read from numba's cache index; used only to say that compilation is coming)."""
+    from . import profile_kernels as k
+
+    for kernel in (k.span, k.update, k.advance, k.find, k.start_now_count, k.first_movable, k.platform_block):
+        try:
+            if not kernel._cache._cache_file._load_index():
+                return False
+        except AttributeError:  # numba missing or its cache's layout changed: nothing to say
+            return True
+    return True
+
 
 def compile_kernels() -> None:
-    """Compile every kernel (or load it from the cache) by simulating a small workload on the word profile."""
+    """Compile every kernel (or load it from the cache) by calling each on a small word profile;
+    when they are not in the cache yet, say so on stderr first (compiling takes a while, once per install)."""
+    if not kernels_cached():
+        print("compiling batch kernels (once per install)...", file=sys.stderr, flush=True)
     p = WordProfile(130)
     ids = np.arange(60, 70, dtype=np.int64)
     procs = p.procs(ids)
     p.occupy(0, 10, procs, 10)
-    p.find(5, 20, lambda words, size: np.flatnonzero(words)[:size])
+    p.find(5, 20, p.chooser(Allocator(Platform(130, (1, 2, 10, 130)), "beplat")))
     p.start_now_ids(5, 10, procs, 10, lambda words, size: None)
     p.start_now_ids(5, 10, procs, 200, lambda words, size: None)
+    jobs = p.reserved_jobs([10, 10], [10, 10])
+    jobs.add(0, 5, procs)
+    list(jobs.movable(0, lambda words, size: None))
     p.release(0, 10, procs, 10)
     p.advance(5)

@@ -7,7 +7,7 @@ import pytest
 
 from coschedopt.batch.allocation import VARIANTS, Allocator
 from coschedopt.batch.platform import Platform
-from coschedopt.batch.procsets import bits_from_ids
+from coschedopt.batch.procsets import bits_from_ids, format_ids, parse_ids
 
 PLAT = Platform(16, (1, 2, 4, 16))  # clusters [0-3] [4-7] [8-11] [12-15], halves [0-7] [8-15]
 FREE = np.array([0, 1, 3, 4, 5, 8, 9, 10, 11, 13, 14])  # runs 0-1, 3-5, 8-11, 13-14
@@ -103,3 +103,9 @@ def test_the_mask_form_chooses_as_the_id_form(variant):
             assert (ids is None) == (mask is None)
             if ids is not None:
                 assert mask == bits_from_ids(np.asarray(ids), plat.processors)
+
+
+def test_interval_strings_of_one_run_several_runs_and_lists():
+    for ids, text in [([5], "5"), ([5, 6, 7], "5-7"), ([0, 1, 2, 3, 8], "0-3 8"), ([1, 3], "1 3"), ([], "")]:
+        assert format_ids(np.array(ids, dtype=np.int64)) == text == format_ids(ids)
+        assert parse_ids(text).tolist() == ids

@@ -77,3 +77,11 @@ def test_report_sections_for_both_chapters():
     assert "chapter 4" in sections[0].title and "chapter 5" in sections[1].title
     tables = [b for b in sections[1].blocks if isinstance(b, Table)]
     assert [row[0] for row in tables[0].rows] == ["basic", "beplat"]
+
+
+def test_batch_warmup_loads_or_compiles_the_kernels(capsys):
+    from coschedopt.batch.wordprofile import kernels_cached
+
+    assert main(["batch", "warmup"]) == 0
+    assert "batch kernels ready" in capsys.readouterr().err
+    assert kernels_cached()

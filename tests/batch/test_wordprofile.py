@@ -91,3 +91,71 @@ def test_conservative_on_both_profiles_on_the_first_jobs_of_a_trace(path, jobs):
     a = simulate_conservative(inst, options, compiled=True).schedule(with_reservations=True).to_dict()
     b = simulate_conservative(inst, options, compiled=False).schedule(with_reservations=True).to_dict()
     assert len(a["jobs"]) == inst.n and a == b
+
+
+@pytest.mark.parametrize(
+    "m, levels",
+    [(130, (1, 2, 10, 130)), (240, (1, 2, 6, 24, 240)), (1024, (1, 2, 64, 1024)), (8192, (1, 2, 32, 512, 8192))],
+)
+@pytest.mark.parametrize("variant", ["beplat", "plat"])
+def test_the_compiled_platform_level_rule_chooses_as_the_allocator(m, levels, variant):
+    """The word profile's chooser (compiled beplat / plat, lowest ids) against Allocator.from_bits on random free sets
+    from nearly empty to nearly full, and jobs from one processor to the platform."""
+    rng = np.random.default_rng(m)
+    allocator = Allocator(Platform(m, levels), variant)
+    chooser = WordProfile(m).chooser(allocator)
+    for _ in range(300):
+        free = rng.random(m) < rng.choice([0.02, 0.3, 0.9, 1.0])
+        words = np.packbits(np.concatenate((free, np.zeros(-m % 64, dtype=bool))), bitorder="little").view(np.uint64)
+        size = int(rng.choice([1, 2, 7, 24, 100, m // 3, m]))
+        got, want = chooser(words, size), allocator.from_bits(words, size)
+        assert (got is None) == (want is None) and (want is None or got.tolist() == list(want)), size
+
+
+@pytest.mark.parametrize("m, levels", [(12, (1, 3, 12)), (256, (1, 4, 16, 256)), (1024, (1, 2, 64, 1024))])
+def test_the_compiled_queue_scan_finds_the_reference_queues_movable_jobs(m, levels):
+    """Random reservations, early ends and advances on both profiles, each with its queue of reserved jobs
+    (hundreds of jobs: the word queue compacts its columns and its word store); at random points both queues
+    must offer the same first movable job with the same processors."""
+    for seed in range(6):
+        _queue_scan(m, levels, seed)
+
+
+def _queue_scan(m: int, levels: tuple[int, ...], seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    allocator = Allocator(Platform(m, levels), "beplat")
+    n = 400
+    req = rng.integers(1, 40, n).tolist()
+    size = np.minimum(rng.geometric(4 / m, n), m).tolist()
+    words, ints = WordProfile(m, capacity=2), Profile(m)
+    wq, iq = words.reserved_jobs(req, size), ints.reserved_jobs(req, size)
+    queued: dict[int, tuple[int, np.ndarray]] = {}
+    for j in range(n):
+        start, ids = ints.find(size[j], req[j], allocator.from_bits)
+        words.occupy(start, start + req[j], words.procs(ids), size[j])
+        ints.occupy(start, start + req[j], ints.procs(ids), size[j])
+        wq.add(j, start, words.procs(ids))
+        iq.add(j, start, ints.procs(ids))
+        queued[j] = (start, np.asarray(ids))
+        if rng.random() < 0.5:  # a queued job ends early or leaves: its reservation is freed from a random time on
+            k = int(rng.choice(list(queued)))
+            s, kids = queued.pop(k)
+            cut = max(int(rng.integers(s, s + req[k])), ints.now)
+            words.release(cut, s + req[k], words.procs(kids), size[k])
+            ints.release(cut, s + req[k], ints.procs(kids), size[k])
+            wq.remove(k)
+            iq.remove(k)
+        if rng.random() < 0.2:
+            now = ints.now + int(rng.integers(0, 5))
+            words.advance(now)
+            ints.advance(now)
+            for k in [k for k, (s, _) in queued.items() if s < now]:  # reservations that began are not tested
+                queued.pop(k)
+                wq.remove(k)
+                iq.remove(k)
+        if rng.random() < 0.5:
+            got = next(wq.movable(ints.now, words.chooser(allocator)), None)
+            want = next(iq.movable(ints.now, allocator.from_bits), None)
+            assert (got is None) == (want is None), (seed, j)
+            if want is not None:
+                assert got[0] == want[0] and got[1].tolist() == list(want[1]), (seed, j)

@@ -18,8 +18,9 @@ early.  At one instant, in this order (the author's simulator):
 A zero-length job frees its processors after the instant it starts in, seen
 by the next instant (the convention of :mod:`.queue`).  Cost per job: one
 profile search (O(slices × P/64) words) and O(slices) updates; reassignment
-adds a pass over the queue at each instant with an early completion, where a
-job is tried only if the processors free now are enough.
+adds a pass over the queue of reserved jobs (``profile.reserved_jobs``) at each
+instant with an early completion, where a job is tried only if the processors
+free now are enough.
 """
 
 from __future__ import annotations
@@ -63,11 +64,11 @@ def simulate_conservative(
     (``None`` if ``deadline`` expired first).  ``compiled`` picks the word profile (:mod:`.wordprofile`),
     else the big-integer one (:mod:`.profile`): same schedule."""
     rec = JobRecord(instance, options)
-    choose = options.allocator(instance).from_bits
     m = instance.processors
     order = instance.fcfs_order().tolist()
     submit, req, size = instance.submit.tolist(), instance.requested_time.tolist(), instance.size.tolist()
     profile = (WordProfile if compiled else Profile)(m, now=submit[order[0]])
+    choose = profile.chooser(options.allocator(instance))
     bits: dict[int, object] = {}  # job -> processors of its reservation (queued) or run (started)
     res_start: dict[int, int] = {}  # queued job -> reservation start
     duration: dict[int, tuple[int, bool]] = {}
@@ -76,8 +77,11 @@ def simulate_conservative(
     deferred: list[int] = []  # zero-length jobs started at the last instant
     nxt, n = 0, len(order)
 
+    queue = profile.reserved_jobs(req, size)
+
     def start(j: int, t: int, ids) -> None:
         del res_start[j]
+        queue.remove(j)
         d, failed = duration.pop(j)
         rec.started(j, t, ids, d, failed)
         if d == 0:
@@ -111,7 +115,7 @@ def simulate_conservative(
             else:
                 bits.pop(j)
         if early and options.reassign and res_start:
-            _reassign(t, profile, choose, rec, options, res_start, bits, duration, ids_of, req, size, start)
+            _reassign(t, profile, queue, choose, rec, options, res_start, bits, duration, ids_of, req, size, start)
         while nxt < n and submit[order[nxt]] == t:
             j = order[nxt]
             nxt += 1
@@ -119,6 +123,7 @@ def simulate_conservative(
             bits[j] = profile.procs(ids)
             profile.occupy(s, s + req[j], bits[j], size[j])
             res_start[j] = s
+            queue.add(j, s, bits[j])
             rec.reserved[j] = s
             duration[j] = rec.duration(j, ids)
             ids_of[j] = ids
@@ -137,16 +142,11 @@ def simulate_conservative(
     return rec
 
 
-def _reassign(t, profile, choose, rec, options, res_start, bits, duration, ids_of, req, size, start) -> None:
+def _reassign(t, profile, queue, choose, rec, options, res_start, bits, duration, ids_of, req, size, start) -> None:
     """Thesis §5.5: move each reserved job, in FCFS order, to now if it can start now (its own reservation
-    counted as free); the profile's test reads prefix intersections kept until the profile changes."""
-    for j in list(res_start):
+    counted as free); the queue's test reads prefix intersections kept until the profile changes."""
+    for j, ids in queue.movable(t, choose):
         s = res_start[j]
-        if s == t or size[j] > profile.free_now:
-            continue
-        ids = profile.start_now_ids(s, req[j], bits[j], size[j], choose)
-        if ids is None:
-            continue
         profile.release(s, s + req[j], bits[j], size[j])
         bits[j] = profile.procs(ids)
         profile.occupy(t, t + req[j], bits[j], size[j])
