@@ -56,9 +56,14 @@ def runs(ids: Iterable[int] | np.ndarray, *, ring_size: int | None = None) -> li
 
 def format_ids(ids: Iterable[int] | np.ndarray) -> str:
     """The interval string of a set of ids: ``[0, 1, 2, 3, 8]`` -> ``"0-3 8"`` (what ``str(ProcSet)`` prints)."""
-    if isinstance(ids, np.ndarray) and len(ids) and int(ids[-1]) - int(ids[0]) == len(ids) - 1:
-        if len(ids) < 3 or bool((np.diff(ids) == 1).all()):  # one run, the common case of an allocation
-            return f"{ids[0]}" if len(ids) == 1 else f"{ids[0]}-{ids[-1]}"
+    one_run = (  # the common case of an allocation, without sorting
+        isinstance(ids, np.ndarray)
+        and len(ids)
+        and int(ids[-1]) - int(ids[0]) == len(ids) - 1
+        and (len(ids) < 3 or bool((np.diff(ids) == 1).all()))
+    )
+    if one_run:
+        return f"{ids[0]}" if len(ids) == 1 else f"{ids[0]}-{ids[-1]}"
     return " ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs(ids))
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from coschedopt.batch.allocation import VARIANTS, Allocator
 from coschedopt.batch.platform import Platform
-from coschedopt.batch.procsets import bits_from_ids, format_ids, parse_ids
+from coschedopt.batch.procsets import bits_from_ids
+from coschedopt.workloads.idsets import format_ids, parse_ids
 
 PLAT = Platform(16, (1, 2, 4, 16))  # clusters [0-3] [4-7] [8-11] [12-15], halves [0-7] [8-15]
 FREE = np.array([0, 1, 3, 4, 5, 8, 9, 10, 11, 13, 14])  # runs 0-1, 3-5, 8-11, 13-14
