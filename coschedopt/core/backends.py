@@ -54,6 +54,7 @@ import math
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,8 +67,10 @@ from .status import Status
 WATCH_PERIOD = 0.02
 #: how often :func:`interruptible` raises :class:`Stopped` again while the phase goes on (seconds)
 RETRY_PERIOD = 0.25
-#: constraints handed to Pyomo's HiGHS interface between two looks at the deadline
+#: at most this many constraints handed to Pyomo's HiGHS interface between two looks at the deadline
 PYOMO_CHUNK = 2000
+#: seconds one chunk of that transfer should take (the chunk grows or shrinks to it): the stop latency there
+PYOMO_CHUNK_SECONDS = 0.05
 
 
 @dataclass
@@ -125,14 +128,16 @@ def _seed(seed: int | None) -> int:
 def watch(
     deadline: Deadline, cancel: Callable[[], None], period: float = WATCH_PERIOD, repeat: bool = False
 ) -> Iterator[None]:
-    """Call ``cancel()`` from a watcher thread once ``deadline`` expires while the block runs
-    (with ``repeat``, again every ``period`` until the block ends)."""
+    """Call ``cancel()`` from a watcher thread once ``deadline`` expires while the block runs (checked
+    every :data:`WATCH_PERIOD` at most; with ``repeat``, again every ``period`` until the block ends)."""
     done = threading.Event()
 
     def loop() -> None:
-        while not done.wait(period):
+        fired = False
+        while not done.wait(period if fired else min(period, WATCH_PERIOD)):
             if deadline.expired():
                 cancel()
+                fired = True
                 if not repeat:
                     return
 
@@ -395,10 +400,16 @@ def _pyomo_highs_class() -> type:
         deadline: Deadline
 
         def add_constraints(self, cons: list) -> None:
-            for i in range(0, len(cons), PYOMO_CHUNK):
+            # chunks sized to take about PYOMO_CHUNK_SECONDS each, whatever a constraint's length
+            i, size = 0, 16
+            while i < len(cons):
                 if self.deadline.expired():
                     raise Stopped
-                super().add_constraints(cons[i : i + PYOMO_CHUNK])
+                start = time.perf_counter()
+                super().add_constraints(cons[i : i + size])
+                i += size
+                took = time.perf_counter() - start
+                size = max(1, min(PYOMO_CHUNK, int(size * min(4.0, PYOMO_CHUNK_SECONDS / max(took, 1e-6)))))
 
         def _solve(self) -> Any:
             _watch_highs(self._solver_model, self.deadline)
