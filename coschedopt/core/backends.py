@@ -389,6 +389,23 @@ def _highs_run(h: Any) -> SolverRun:
 # --------------------------------------------------------------------------- Pyomo + HiGHS
 
 
+@contextlib.contextmanager
+def _no_gc_pauses() -> Iterator[None]:
+    """The cyclic garbage collector off while a model is built: a build allocates millions of small
+    objects, each allocation burst can start a full collection of a large heap, and a collection is
+    one C call that neither a stop request nor :class:`Stopped` can cut (seconds in a long test run).
+    A model holds few cycles; the next collection after the block takes them."""
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _pyomo_highs_class() -> type:
     from pyomo.contrib.solver.solvers.highs import Highs
 
@@ -460,7 +477,7 @@ def run_pyomo_highs(
     logs[0].setLevel(logging.ERROR)
     logs[1].setLevel(logging.CRITICAL)
     try:
-        with interruptible(deadline):
+        with interruptible(deadline), _no_gc_pauses():
             built = model() if callable(model) else model
         rem = deadline.remaining()
         if math.isfinite(rem):
