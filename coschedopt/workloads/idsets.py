@@ -16,7 +16,7 @@ processors on Curie has thousands) while one vectorised pass over the ids is lin
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -97,8 +97,3 @@ def from_procset(ps: Any) -> np.ndarray:
     """The sorted ids of a ``procset.ProcSet``."""
     parts = [np.arange(i.inf, i.sup + 1, dtype=np.int64) for i in ps.intervals()]
     return np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
-
-
-def run_lengths(spans: Sequence[tuple[int, int]], ring_size: int | None = None) -> list[int]:
-    """The number of ids in each inclusive run (a wrapped run counts through m-1 and 0)."""
-    return [b - a + 1 if b >= a else (ring_size or 0) - a + b + 1 for a, b in spans]

@@ -34,7 +34,6 @@ import re
 import shutil
 import urllib.parse
 import urllib.request
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -290,11 +289,6 @@ def fetch(name: str, *, mirror: str | None = None) -> Path:
         ) from None
     except Exception as exc:  # requests' and ftplib's errors: no network, 404, refused
         raise InputError(f"cannot download: {exc}", where=url) from None
-
-
-def fetch_all(names: Iterable[str] | None = None, *, mirror: str | None = None) -> list[Path]:
-    """:func:`fetch` each of ``names`` (every catalogue trace when ``None``)."""
-    return [fetch(n, mirror=mirror) for n in (names if names is not None else CATALOGUE)]
 
 
 #: ``coschedopt.traces.list()``: the catalogue with where each file is cached (defined last: shadows the builtin)
