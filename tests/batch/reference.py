@@ -156,37 +156,49 @@ def simulate(inst, method: str, opts: dict) -> dict[int, tuple[int, int, list[in
         d, failed = dur or duration(run[j], req[j], ids, size[j], m, levels, opts)
         out[j] = (t, t + d, ids, failed)
 
-    for t in range(horizon):
+    def complete(t: int) -> None:
+        """Early completions free the rest of their reservations; then the reassignment of conservative."""
         early = False
         for j, (s, e, ids, _) in out.items():
             if e == t and e < s + req[j]:
                 busy[t : s + req[j], ids] = False
                 early = True
-        if method == "conservative":
-            if early and opts.get("reassign", True):
-                for j in list(queue):
-                    s, ids, dur = reservation[j]
-                    if s == t:
-                        continue
-                    busy[s : s + req[j], ids] = False
-                    new = pick(t, j)
-                    if new is None:
-                        busy[s : s + req[j], ids] = True
-                        continue
-                    busy[t : t + req[j], new] = True
-                    queue.remove(j)
-                    keep = opts.get("reassign_penalty", "recompute") == "keep"
-                    begin(j, t, new, dur if keep else None)
-            for j in [j for j in order if submit[j] == t]:
-                s = next(s for s in range(t, horizon) if pick(s, j) is not None)
-                ids = pick(s, j)
-                busy[s : s + req[j], ids] = True
-                reservation[j] = (s, ids, duration(run[j], req[j], ids, size[j], m, levels, opts))
-                queue.append(j)
-            for j in [j for j in queue if reservation[j][0] == t]:
+        if method == "conservative" and early and opts.get("reassign", True):
+            for j in list(queue):
+                s, ids, dur = reservation[j]
+                if s == t:
+                    continue
+                busy[s : s + req[j], ids] = False
+                new = pick(t, j)
+                if new is None:
+                    busy[s : s + req[j], ids] = True
+                    continue
+                busy[t : t + req[j], new] = True
                 queue.remove(j)
-                begin(j, t, reservation[j][1], reservation[j][2])
+                keep = opts.get("reassign_penalty", "recompute") == "keep"
+                begin(j, t, new, dur if keep else None)
+
+    def reserve_and_start(t: int) -> None:
+        for j in [j for j in order if submit[j] == t]:
+            s = next(s for s in range(t, horizon) if pick(s, j) is not None)
+            ids = pick(s, j)
+            busy[s : s + req[j], ids] = True
+            reservation[j] = (s, ids, duration(run[j], req[j], ids, size[j], m, levels, opts))
+            queue.append(j)
+        for j in [j for j in queue if reservation[j][0] == t]:
+            queue.remove(j)
+            begin(j, t, reservation[j][1], reservation[j][2])
+
+    for t in range(horizon):
+        if method == "conservative":
+            if opts.get("event_order", "completions-first") == "submissions-first":
+                reserve_and_start(t)
+                complete(t)
+            else:
+                complete(t)
+                reserve_and_start(t)
             continue
+        complete(t)
         queue += [j for j in order if submit[j] == t]
         while queue:
             ids = pick(t, queue[0])

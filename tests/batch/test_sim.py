@@ -86,7 +86,15 @@ def test_the_other_readings_match_the_reference(opts):
             _compare(inst, method, opts)
 
 
-@pytest.mark.parametrize("opts", [{"reassign": False}, {"reassign_penalty": "keep", "penalty": "exponential"}])
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {"reassign": False},
+        {"reassign_penalty": "keep", "penalty": "exponential"},
+        {"event_order": "submissions-first"},
+        {"event_order": "submissions-first", "reassign": False, "penalty": "exponential"},
+    ],
+)
 def test_conservative_reassignment_options_match_the_reference(opts):
     for seed in range(20):
         m, levels = PLATFORMS[seed % len(PLATFORMS)]
@@ -111,3 +119,32 @@ def test_reassignment_moves_jobs_earlier_on_early_completions():
         s = solve(inst, "conservative").schedule
         moved += int((s.start < s.reserved).sum())
     assert moved > 0
+
+
+def test_the_authors_event_order_reserves_submissions_before_completions_free_processors():
+    """Job 0 holds all 4 processors for 10 s and ends at 5; job 1 (4 processors) is submitted at 5.  Completions
+    first: job 1 starts at 5.  Submissions first: job 1 is reserved at 10, then moved to 5 by the reassignment
+    that follows the completion, or left at 10 without reassignment."""
+    from coschedopt.batch.instance import BatchInstance
+
+    jobs = [
+        {"id": "0", "submit": 0, "run_time": 5, "requested_time": 10, "size": 4},
+        {"id": "1", "submit": 5, "run_time": 3, "requested_time": 3, "size": 4},
+    ]
+    inst = BatchInstance.from_dict({"platform": {"processors": 4}, "jobs": jobs, "name": "event-order"})
+    starts = {}
+    for order in ("completions-first", "submissions-first"):
+        for reassign in (True, False):
+            s = solve(inst, "conservative", event_order=order, reassign=reassign).schedule
+            validate(inst, s)
+            starts[order, reassign] = int(s.start[1])
+            assert (
+                starts[order, reassign]
+                == reference.simulate(inst, "conservative", {"event_order": order, "reassign": reassign})[1][0]
+            )
+    assert starts == {
+        ("completions-first", True): 5,
+        ("completions-first", False): 5,
+        ("submissions-first", True): 5,
+        ("submissions-first", False): 10,
+    }

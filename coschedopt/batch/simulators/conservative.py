@@ -5,7 +5,8 @@ the availability profile (:class:`.profile.Profile`, Alg. 1) where the
 allocation variant accepts the processors free for its whole requested time;
 a reservation is never delayed.  The job then runs for its penalised run time
 (:mod:`.model`) and frees the unused rest of its reservation when it ends
-early.  At one instant, in this order (the author's simulator):
+early.  At one instant, in this order (``event_order="completions-first"``,
+the default: what is free at t is free to the jobs submitted at t):
 
 1. completions free the unused part of their reservations;
 2. reassignment (``reassign``, after at least one early completion): the
@@ -14,6 +15,12 @@ early.  At one instant, in this order (the author's simulator):
    (its own reservation counted as free); jobs never move to a later time;
 3. submissions are reserved, and their penalty computed from the processors;
 4. the jobs whose reservation starts now start.
+
+The author's simulator orders equal-time events by type (submission before
+start before completion), so its submissions are reserved before the
+completions of the same instant free their processors:
+``event_order="submissions-first"`` runs 3, 4, then 1, 2 (a job reserved
+later than now may then be moved to now by the reassignment).
 
 A zero-length job frees its processors after the instant it starts in, seen
 by the next instant (the convention of :mod:`.queue`).  Cost per job: one
@@ -37,6 +44,7 @@ from ..profile import Profile
 from ..wordprofile import WordProfile
 
 REASSIGN_PENALTIES = ("recompute", "keep")
+EVENT_ORDERS = ("completions-first", "submissions-first")
 
 
 @dataclass(frozen=True)
@@ -47,9 +55,20 @@ class ConservativeOptions(SimOptions):
         "on a move: recompute the penalty on the new processors, or keep it (author's code)",
         choices=REASSIGN_PENALTIES,
     )
+    event_order: str = option(
+        "completions-first",
+        "at one instant: completions free their processors before submissions are reserved, "
+        "or after them (the author's code)",
+        choices=EVENT_ORDERS,
+    )
 
     def model(self) -> dict[str, object]:
-        return {**super().model(), "reassign": self.reassign, "reassign_penalty": self.reassign_penalty}
+        return {
+            **super().model(),
+            "reassign": self.reassign,
+            "reassign_penalty": self.reassign_penalty,
+            "event_order": self.event_order,
+        }
 
 
 def simulate_conservative(
@@ -90,18 +109,10 @@ def simulate_conservative(
             heapq.heappush(ends, (t + d, j))
 
     ids_of: dict[int, object] = {}  # queued job -> ids of its reservation
-    instants, started = 0, time.process_time()
-    while True:
-        upcoming = [x[0][0] for x in (starts, ends) if x]
-        if nxt < n:
-            upcoming.append(submit[order[nxt]])
-        if not upcoming:
-            break
-        t = min(upcoming)
-        instants += 1
-        if deadline is not None and instants % 1024 == 0 and deadline.expired():
-            return None
-        profile.advance(t)
+    submissions_first = options.event_order == "submissions-first"
+
+    def complete_now(t: int) -> None:
+        nonlocal deferred
         early = False
         done = deferred
         deferred = []
@@ -116,6 +127,9 @@ def simulate_conservative(
                 bits.pop(j)
         if early and options.reassign and res_start:
             _reassign(t, profile, queue, choose, rec, options, res_start, bits, duration, ids_of, req, size, start)
+
+    def submit_now(t: int) -> None:
+        nonlocal nxt
         while nxt < n and submit[order[nxt]] == t:
             j = order[nxt]
             nxt += 1
@@ -128,10 +142,33 @@ def simulate_conservative(
             duration[j] = rec.duration(j, ids)
             ids_of[j] = ids
             heapq.heappush(starts, (s, j))
+
+    def start_now(t: int) -> None:
         while starts and starts[0][0] == t:
             j = heapq.heappop(starts)[1]
             if res_start.get(j) == t:
                 start(j, t, ids_of.pop(j))
+
+    instants, started = 0, time.process_time()
+    while True:
+        upcoming = [x[0][0] for x in (starts, ends) if x]
+        if nxt < n:
+            upcoming.append(submit[order[nxt]])
+        if not upcoming:
+            break
+        t = min(upcoming)
+        instants += 1
+        if deadline is not None and instants % 1024 == 0 and deadline.expired():
+            return None
+        profile.advance(t)
+        if submissions_first:
+            submit_now(t)
+            start_now(t)
+            complete_now(t)
+        else:
+            complete_now(t)
+            submit_now(t)
+            start_now(t)
         if verbose and instants % 20000 == 0:
             cpu = time.process_time() - started
             print(
