@@ -40,6 +40,7 @@ except ImportError:  # pragma: no cover - numba is a dependency; the loops still
 
 
 N, SPARE, DONE, NLOG = 0, 1, 2, 3  # fields of ``state``
+ANY_RULE, CONT_RULE, LOC_RULE = 0, 1, 2  # the tests :func:`find` runs on a window with enough processors
 
 
 @njit(cache=True, nogil=True)
@@ -175,9 +176,12 @@ def _changed_words(diff, r, out):
 
 
 @njit(cache=True, nogil=True)
-def find(state, times, rows, count, pool, diff, first, size, duration, out, front, back):
+def find(state, times, rows, count, pool, diff, first, size, duration, out, front, back, rule, ell, cum, hist):
     """The first slice ``i >= first`` whose window ``[times[i], times[i] + duration)`` has ``size`` processors free
-    throughout, with their words in ``out``; -1 if none.
+    throughout and passes ``rule``, with their words in ``out``; -1 if none.  ``rule`` is a forced variant's test,
+    run here so that a rejected window does not end the search and its successor reuses the stacks:
+    :data:`ANY_RULE` (none), :data:`CONT_RULE` (:func:`first_run`) or :data:`LOC_RULE`
+    (:func:`fewest_clusters_hold` with ``ell``, ``cum`` and ``hist``).
 
     Alg. 1 with the windows of successive starts kept as a two-stack queue
     (``front``: the intersection of slices ``lo..mid-1``, rebuilt from the back
@@ -261,7 +265,12 @@ def find(state, times, rows, count, pool, diff, first, size, duration, out, fron
         if c >= size:
             for w in range(out.shape[0]):
                 out[w] = (front[w] if lo < mid else ones) & (back[w] if mid < hi else ones)
-            return i
+            if (
+                rule == ANY_RULE
+                or (rule == CONT_RULE and first_run(out, size) >= 0)
+                or (rule == LOC_RULE and fewest_clusters_hold(out, out.shape[0] * 64, ell, size, cum, hist))
+            ):
+                return i
         i += 1
     return -1
 
@@ -485,3 +494,93 @@ def platform_block(words, m, blocks, size, forced, cum, ids):
         if forced:
             return 0
     return 0
+
+
+@njit(cache=True, nogil=True)
+def first_run(words, size):
+    """cont's first-fit rule on a line, on a free set given as words: the lowest id starting a run of ``size``
+    consecutive free ids inside a maximal run (the first maximal run, in id order, at least ``size`` long, as
+    :func:`.allocation.contiguous_ranges` lists them), or -1.  Whole words of ones or zeros cost one test, a
+    mixed word one step per run boundary (trailing-bit counts)."""
+    ones = ~np.uint64(0)
+    start = 0
+    run = 0
+    for w in range(words.shape[0]):
+        x = words[w]
+        if x == ones:
+            if run == 0:
+                start = w * 64
+            run += 64
+            if run >= size:
+                return start
+            continue
+        if x == 0:
+            run = 0
+            continue
+        pos = 0
+        while pos < 64:
+            y = x >> np.uint64(pos)
+            if y & np.uint64(1):
+                inv = ~y
+                k = popcount((inv & (~inv + np.uint64(1))) - np.uint64(1))  # trailing ones of y
+                k = min(k, 64 - pos)
+                if run == 0:
+                    start = w * 64 + pos
+                run += k
+                if run >= size:
+                    return start
+                pos += k
+            else:
+                run = 0
+                if y == 0:
+                    break
+                pos += popcount((y & (~y + np.uint64(1))) - np.uint64(1))  # trailing zeros of y
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def fewest_clusters_hold(words, m, ell, size, cum, hist):
+    """loc's test on a free set given as words: whether the ⌈size/ℓ⌉ fullest clusters of ``ℓ`` processors hold
+    ``size`` free processors (the fewest clusters the job can use).  The clusters' free counts go into a histogram
+    (``hist``: ℓ + 1 counters), read from the fullest down: O(W + clusters + ℓ), no sort.  When ℓ divides 64 (every
+    thesis platform) a word holds whole clusters: an empty or full word counts its 64/ℓ clusters at once."""
+    nw = words.shape[0]
+    hist[:] = 0
+    if 64 % ell == 0:
+        per = 64 // ell
+        mask = (np.uint64(1) << np.uint64(ell)) - np.uint64(1) if ell < 64 else ~np.uint64(0)
+        total = 0
+        for w in range(nw):
+            x = words[w]
+            if x == 0:
+                hist[0] += per
+            elif x == ~np.uint64(0):
+                hist[ell] += per
+                total += 64
+            else:
+                for q in range(per):
+                    c = popcount((x >> np.uint64(q * ell)) & mask)
+                    hist[c] += 1
+                    total += c
+        if total < size:
+            return False
+    else:
+        cum[0] = 0
+        for w in range(nw):
+            cum[w + 1] = cum[w] + popcount(words[w])
+        if cum[nw] < size:
+            return False
+        below = 0
+        for lo in range(0, m, ell):
+            above = _bits_below(words, cum, min(lo + ell, m))
+            hist[above - below] += 1
+            below = above
+    k = (size + ell - 1) // ell
+    held = 0
+    for c in range(ell, 0, -1):
+        take = min(hist[c], k)
+        held += take * c
+        k -= take
+        if k == 0:
+            break
+    return held >= size

@@ -54,6 +54,8 @@ class WordProfile:
         self.spare[: capacity - 1] = np.arange(capacity - 1, 0, -1)
         self.state = np.array([1, capacity - 1, 0, 0], dtype=np.int64)  # profile_kernels.N, SPARE, DONE, NLOG
         self.out = np.zeros(width, dtype=np.uint64)
+        # the test find runs on a window with enough processors, and its arguments (a chooser's ``prefilter``, see :meth:`chooser`)
+        self._no_prefilter = (profile_kernels.ANY_RULE, 1, np.zeros(1, dtype=np.int64), np.zeros(2, dtype=np.int64))
         self._front = np.zeros(width, dtype=np.uint64)
         self._back = np.zeros(width, dtype=np.uint64)
         # the reassignment's prefix intersections and their log of changes (profile_kernels._extend_prefix)
@@ -144,11 +146,12 @@ class WordProfile:
     def find(self, size: int, duration: int, choose: Choose) -> tuple[int, np.ndarray]:
         """Alg. 1: the earliest slice start from which ``size`` processors are free for ``duration``
         and accepted by ``choose``, with the chosen ids (as :meth:`.profile.Profile.find`)."""
+        rule = getattr(choose, "prefilter", self._no_prefilter)
         i = 0
         while True:
             i = self._k.find(
                 self.state, self._times, self._rows, self._count, self.pool, self._diff, i, size, duration,
-                self.out, self._front, self._back,
+                self.out, self._front, self._back, *rule,
             )  # fmt: skip
             if i < 0:
                 raise AssertionError(f"no slot for a job of {size} processors on {self.m}")
@@ -167,8 +170,34 @@ class WordProfile:
         return choose(self.out, size) if c >= size else None
 
     def chooser(self, allocator: Allocator) -> Choose:
-        """``allocator.from_bits``, but the platform-level rules taking the lowest ids (beplat, plat: the
-        benchmarks' and the author's reading) run compiled on the words (:func:`.profile_kernels.platform_block`)."""
+        """``allocator.from_bits``, but the forced rules, which a search may call (and see reject) at many slices,
+        run compiled on the words: cont's first fit on a line (:func:`.profile_kernels.first_run`), loc's test
+        that the fewest clusters hold the job (:func:`.profile_kernels.fewest_clusters_hold`, before the rule
+        itself runs on an accepted set) and the platform-level rules taking the lowest ids (beplat, plat: the
+        benchmarks' and the author's reading; :func:`.profile_kernels.platform_block`).  Decoding 80,640 ids at
+        each rejected slice was most of a Curie window's time.  The cont and loc choosers carry a ``prefilter``
+        (a rule of :func:`.profile_kernels.find` and its arguments) that :meth:`find` hands to the compiled
+        search, so a window they reject costs no return to Python and the next window reuses the search's
+        intersections."""
+        if allocator.variant == "cont" and allocator.cont_rule == "first-fit" and allocator.topology == "line":
+            first_run = self._k.first_run
+
+            def first_fit(words: np.ndarray, size: int) -> np.ndarray | None:
+                start = first_run(words, size)
+                return np.arange(start, start + size, dtype=np.int64) if start >= 0 else None
+
+            first_fit.prefilter = (self._k.CONT_RULE, *self._no_prefilter[1:])  # type: ignore[attr-defined]
+            return first_fit
+        if allocator.variant == "loc":
+            holds, plat = self._k.fewest_clusters_hold, allocator.platform
+            ell = plat.cluster_size
+            cum, hist = np.zeros(self.width + 1, dtype=np.int64), np.zeros(ell + 1, dtype=np.int64)
+
+            def fewest_clusters(words: np.ndarray, size: int) -> np.ndarray | None:
+                return allocator.from_bits(words, size) if holds(words, plat.processors, ell, size, cum, hist) else None
+
+            fewest_clusters.prefilter = (self._k.LOC_RULE, ell, cum, hist)  # type: ignore[attr-defined]
+            return fewest_clusters
         if allocator.variant not in ("beplat", "plat") or allocator.beplat_rule != "lowest-ids":
             return allocator.from_bits
         plat, kernel = allocator.platform, self._k.platform_block
@@ -268,7 +297,16 @@ def kernels_cached() -> bool:
     (read from numba's cache index; used only to say that compilation is coming)."""
     from . import profile_kernels as k
 
-    for kernel in (k.span, k.update, k.advance, k.find, k.start_now_count, k.first_movable, k.platform_block):
+    for kernel in (
+        k.span,
+        k.update,
+        k.advance,
+        k.find,
+        k.start_now_count,
+        k.first_movable,
+        k.platform_block,
+        k.first_run,
+    ):
         try:
             if not kernel._cache._cache_file._load_index():
                 return False
@@ -287,6 +325,8 @@ def compile_kernels() -> None:
     procs = p.procs(ids)
     p.occupy(0, 10, procs, 10)
     p.find(5, 20, p.chooser(Allocator(Platform(130, (1, 2, 10, 130)), "beplat")))
+    for variant in ("cont", "loc"):
+        p.find(5, 20, p.chooser(Allocator(Platform(130, (1, 2, 10, 130)), variant)))
     p.start_now_ids(5, 10, procs, 10, lambda words, size: None)
     p.start_now_ids(5, 10, procs, 200, lambda words, size: None)
     jobs = p.reserved_jobs([10, 10], [10, 10])

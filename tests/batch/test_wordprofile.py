@@ -95,19 +95,32 @@ def test_conservative_on_both_profiles_on_the_first_jobs_of_a_trace(path, jobs):
 
 @pytest.mark.parametrize(
     "m, levels",
-    [(130, (1, 2, 10, 130)), (240, (1, 2, 6, 24, 240)), (1024, (1, 2, 64, 1024)), (8192, (1, 2, 32, 512, 8192))],
+    [
+        (130, (1, 2, 10, 130)),
+        (240, (1, 2, 6, 24, 240)),
+        (512, (1, 8, 512)),
+        (1024, (1, 2, 64, 1024)),
+        (8192, (1, 2, 32, 512, 8192)),
+    ],
 )
-@pytest.mark.parametrize("variant", ["beplat", "plat"])
-def test_the_compiled_platform_level_rule_chooses_as_the_allocator(m, levels, variant):
-    """The word profile's chooser (compiled beplat / plat, lowest ids) against Allocator.from_bits on random free sets
-    from nearly empty to nearly full, and jobs from one processor to the platform."""
+@pytest.mark.parametrize("variant", ["beplat", "plat", "cont", "loc"])
+def test_the_compiled_rules_choose_as_the_allocator(m, levels, variant):
+    """The word profile's compiled choosers (beplat / plat taking the lowest ids, cont's first fit on a line, loc's
+    fewest-clusters test) against
+    Allocator.from_bits on random free sets from nearly empty to nearly full, half of them made of runs (whole
+    words of ones, runs across word boundaries), and jobs from one processor to the platform."""
     rng = np.random.default_rng(m)
     allocator = Allocator(Platform(m, levels), variant)
     chooser = WordProfile(m).chooser(allocator)
-    for _ in range(300):
-        free = rng.random(m) < rng.choice([0.02, 0.3, 0.9, 1.0])
+    assert chooser != allocator.from_bits
+    for trial in range(300):
+        if trial % 2:
+            lengths = rng.integers(1, rng.choice([3, 40, 200]), size=m)
+            free = np.repeat(np.arange(len(lengths)) % 2 == rng.integers(2), lengths)[:m]
+        else:
+            free = rng.random(m) < rng.choice([0.02, 0.3, 0.9, 1.0])
         words = np.packbits(np.concatenate((free, np.zeros(-m % 64, dtype=bool))), bitorder="little").view(np.uint64)
-        size = int(rng.choice([1, 2, 7, 24, 100, m // 3, m]))
+        size = int(rng.choice([1, 2, 7, 24, 64, 65, 100, m // 3, m]))
         got, want = chooser(words, size), allocator.from_bits(words, size)
         assert (got is None) == (want is None) and (want is None or got.tolist() == list(want)), size
 
