@@ -50,11 +50,13 @@ ZERO_SHARE = 0.5
 #: Tukey's "far out" fence, in interquartile ranges beyond the quartiles
 FAR_OUT = 3.0
 #: far-out values are left off the axis when the others would fill less than this share of it
-FLATTEN_SHARE = 0.2
+FLATTEN_SHARE = 0.15
 #: a numeric x axis gets one tick per value up to this many values (else matplotlib's locator)
 MAX_VALUE_TICKS = 12
 #: margin added on each side of the values on a linear axis (share of the range)
 MARGIN = 0.06
+#: gid of an x axis whose ticks sit at the values (numeric): :func:`fit_tick_labels` may replace them
+VALUE_TICKS = "value-ticks"
 #: gid of the artists :func:`mark_outliers` and :func:`mark_break` draw (tests find them by it)
 OUTLIER_GID = "outlier"
 BREAK_GID = "axis-break"
@@ -109,6 +111,7 @@ def set_x_axis(ax: Any, values: Sequence[Any], categorical: bool) -> None:
         ax.set_xlim(-0.5, len(values) - 0.5)
     elif len(values) <= MAX_VALUE_TICKS:
         ax.set_xticks([float(v) for v in values], [tick_text(v) for v in values])
+        ax.xaxis.set_gid(VALUE_TICKS)  # fit_tick_labels may give them up for matplotlib's locator
     else:
         ax.xaxis.set_major_locator(MaxNLocator(integer=all(isinstance(v, int) for v in values)))
     ax.xaxis.set_minor_locator(NullLocator())
@@ -133,13 +136,16 @@ TICK_GAP = 3.0
 def fit_tick_labels(fig: Any, axis: str = "x") -> None:
     """Rotate, then thin, each Axes' ``axis`` tick labels of ``fig`` until no two overlap.
 
-    Side by side, neighbours need their anchors at least half their widths apart
+    A numeric x axis with a tick at each value (unevenly spaced values crowd)
+    first gives them up for matplotlib's own locator, evenly spaced.  Side by side, neighbours need their anchors at least half their widths apart
     (plus :data:`TICK_GAP`); rotated by :data:`ROTATION`, parallel labels need
     their anchors at least (height + gap) / sin(angle) apart.  When even that
     fails, every k-th label is kept (the first always), k the smallest that fits.
     """
     renderer = _renderer(fig)
     gap = TICK_GAP * fig.dpi / 72
+    if axis == "x" and _numeric_ticks_to_locator(fig, renderer, gap):
+        renderer = _renderer(fig)
     for ax in fig.axes:
         axis_obj = ax.xaxis if axis == "x" else ax.yaxis
         ticks = [t for t in axis_obj.get_major_ticks() if t.label1.get_visible() and t.label1.get_text()]
@@ -174,6 +180,28 @@ def fit_tick_labels(fig: Any, axis: str = "x") -> None:
                 for t in axis_obj.get_major_ticks():
                     t.label1.set_horizontalalignment("right")
                     t.label1.set_rotation_mode("anchor")
+
+
+def _numeric_ticks_to_locator(fig: Any, renderer: Any, gap: float) -> bool:
+    """Give the value ticks of a numeric x axis that would overlap side by side up for matplotlib's
+    locator; returns whether any axis changed."""
+    from matplotlib.ticker import MaxNLocator, ScalarFormatter
+
+    changed = False
+    for ax in fig.axes:
+        if ax.xaxis.get_gid() != VALUE_TICKS:
+            continue
+        ticks = [t for t in ax.xaxis.get_major_ticks() if t.label1.get_text()]
+        at = [ax.transData.transform((t.get_loc(), 0))[0] for t in ticks]
+        boxes = [t.label1.get_window_extent(renderer) for t in ticks]
+        pairs = zip(zip(at, boxes, strict=True), zip(at[1:], boxes[1:], strict=False), strict=False)
+        if any(b - a < (wa.width + wb.width) / 2 + gap for (a, wa), (b, wb) in pairs):
+            integer = all(float(t.get_loc()).is_integer() for t in ticks)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=integer))
+            ax.xaxis.set_major_formatter(ScalarFormatter())
+            ax.xaxis.set_gid(None)
+            changed = True
+    return changed
 
 
 def _step(dist: list[float], need: list[float]) -> int:
@@ -296,25 +324,33 @@ def mark_break(ax: Any, *, at_top: bool = False, axis: str = "y") -> None:
 
 
 def outlier_text(v: float) -> str:
+    """An outlier's value as written beside its triangle: 3 significant digits, thousands in full."""
+    if 1e3 <= abs(v) < 1e9:
+        return f"{v:,.0f}" if abs(v) < 1e4 else f"{float(f'{v:.3g}'):,.0f}"
     return f"{v:.3g}"
 
 
-def mark_outliers(ax: Any, scale: Scale, points: Iterable[tuple[float, float, str]]) -> None:
-    """Draw each ``(x, y, colour)`` whose y is off ``scale`` as a triangle at the edge, its value beside it."""
-    for x, y, color in points:
-        if y is None or not math.isfinite(y) or scale.lower <= y <= scale.upper:
+def mark_outliers(ax: Any, scale: Scale, points: Iterable[tuple[float, float, str]], axis: str = "y") -> None:
+    """Draw each ``(position, value, colour)`` whose value is off ``scale`` as a triangle at the edge it
+    lies beyond, its value written beside it (``axis``: the value axis, ``"y"`` or ``"x"``)."""
+    for at, v, color in points:
+        if v is None or not math.isfinite(v) or scale.lower <= v <= scale.upper:
             continue
-        top = y > scale.upper
-        edge = scale.upper if top else scale.lower
-        ax.plot([x], [edge], marker="^" if top else "v", color=color, ms=8, clip_on=False, zorder=6, gid=OUTLIER_GID)
+        high = v > scale.upper
+        edge = scale.upper if high else scale.lower
+        if axis == "y":
+            xy, marker, offset = (at, edge), "^" if high else "v", (5, -9 if high else 9)
+        else:
+            xy, marker, offset = (edge, at), ">" if high else "<", (-5 if high else 5, 7)
+        ax.plot(*([c] for c in xy), marker=marker, color=color, ms=8, clip_on=False, zorder=6, gid=OUTLIER_GID)
         ax.annotate(
-            outlier_text(y),
-            (x, edge),
-            xytext=(5, -9 if top else 9),
+            outlier_text(v),
+            xy,
+            xytext=offset,
             textcoords="offset points",
             fontsize=7,
             color=color,
-            ha="left",
+            ha="left" if axis == "y" or not high else "right",
             va="center",
             gid=OUTLIER_GID,
         )
