@@ -33,6 +33,7 @@ FAMILY = register_family(
         objective=sum_flow,
         objective_name="sum flow",
         metric_definitions=metrics_module.METRIC_DEFINITIONS,
+        metric_labels=metrics_module.METRIC_LABELS,
         objective_scaled_metrics=metrics_module.OBJECTIVE_SCALED_METRICS,
         metrics=batch_metrics,
         describe=lambda inst: {"n": inst.n, "m": inst.processors},

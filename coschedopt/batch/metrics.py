@@ -103,3 +103,24 @@ def batch_metrics(instance: BatchInstance, schedule: BatchSchedule) -> dict[str,
         "local_share": float((shapes["clusters"] == shapes["min_clusters"]).mean()),
         "locality_ratio": float(shapes["clusters"].mean() / shapes["min_clusters"].mean()),
     }
+
+
+#: metric -> (short axis label, unit; "" for a pure number): the report's axis labels.  Kept apart from
+#: METRIC_DEFINITIONS; a metric missing here is labelled by its name.
+METRIC_LABELS: dict[str, tuple[str, str]] = {
+    "makespan": ("Makespan", "s"),
+    "sum_flow": ("Sum flow", "s"),
+    "mean_flow": ("Mean flow", "s"),
+    "sum_wait": ("Sum wait", "s"),
+    "mean_wait": ("Mean wait", "s"),
+    "sum_stretch": ("Sum bounded stretch", ""),
+    "mean_stretch": ("Mean bounded stretch", ""),
+    "utilisation": ("Utilisation", "share"),
+    "contiguity_factor": ("Contiguity factor", "ranges per job"),
+    "locality_factor": ("Locality factor", ""),
+    "platform_level_factor": ("Platform level factor", ""),
+    "success": ("Jobs not killed", "count"),
+    "contiguous_share": ("Contiguous jobs", "share"),
+    "local_share": ("Local jobs", "share"),
+    "locality_ratio": ("Locality ratio E[K]/E[K*]", ""),
+}

@@ -9,6 +9,7 @@ the traceback, so the run goes on.
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
 import importlib
 import json
@@ -27,6 +28,16 @@ def now_iso() -> str:
 
 def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
+
+
+#: cells of each method run so far by this process (a worker's first cell of a method pays its imports)
+_CALLS: collections.Counter[str] = collections.Counter()
+
+
+def count_call(method: str) -> int:
+    """Count one more cell of ``method`` in this process; returns its number (1: the first)."""
+    _CALLS[method] += 1
+    return _CALLS[method]
 
 
 def jsonable(data: Any) -> Any:
@@ -93,6 +104,7 @@ def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
     themselves in a fresh worker).
     """
     start = time.perf_counter()
+    call = count_call(str(payload.get("method")))
     try:
         for mod in payload.get("modules", ()):
             importlib.import_module(mod)
@@ -120,6 +132,7 @@ def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
             if res.schedule is None or not payload.get("store_schedule", True)
             else jsonable(res.schedule.to_dict()),
             "worker": worker_name(),
+            "method_call": call,
             "finished_at": now_iso(),
         }
         fam = get_family(payload["family"])
@@ -131,10 +144,11 @@ def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
         json.dumps(record, allow_nan=False)  # fail here, inside the cell, if anything is not storable
         return record
     except Exception as exc:
-        return failure_record(
+        record = failure_record(
             payload.get("key", "?"),
             "ERROR",
             f"{type(exc).__name__}: {exc}",
             runtime_s=time.perf_counter() - start,
             trace=traceback.format_exc(limit=20),
         )
+        return {**record, "method_call": call}

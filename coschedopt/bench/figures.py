@@ -18,11 +18,16 @@ which is which (:func:`metric_info`):
   as that schedule's value (``cost-optimal schedule``), never as an optimum.
 
 Methods keep apart where their means coincide: each has its own marker, a small
-offset along ``x`` and some transparency.
+offset along ``x`` and some transparency, and its colour from the report's
+colour map (:mod:`coschedopt.viz.colors`).  The axes follow the rules of
+:mod:`coschedopt.viz.axes`: a categorical ``x`` when a panel has a single value,
+tick labels that never overlap, a value axis from 0 or visibly broken, log when
+the values span more than a decade, outliers marked at the edge, and labels with
+units from the family's ``metric_labels``.
 
 What the report knows of a family's metrics comes from its :class:`~coschedopt.core.Family`:
 ``metric_definitions`` (metric name -> one-line definition, the report's
-definitions section) and ``objective_scaled_metrics`` (the metrics equal to the
+definitions section), ``metric_labels`` (metric name -> axis label and unit) and ``objective_scaled_metrics`` (the metrics equal to the
 objective divided by a positive constant of the instance).
 """
 
@@ -31,10 +36,11 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import InputError, get_family
+from ..viz.axes import apply_scale, axis_label, choose_scale, fit_tick_labels, mark_outliers, set_x_axis, x_layout
 from .table import REL_TOL
 
 MARKERS = "osD^v<>pPX*h"
@@ -50,6 +56,7 @@ class MetricInfo:
     scaled: frozenset[str]
     objective_name: str = "objective"
     sense: str = "min"
+    labels: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def reference_label(self, metric: str) -> str:
         """The name of the dashed line: the optimum, or the value at the optimal schedule."""
@@ -69,6 +76,7 @@ def metric_info(kind: str | None) -> MetricInfo:
         frozenset(family.objective_scaled_metrics),
         family.objective_name,
         family.sense,
+        dict(family.metric_labels),
     )
 
 
@@ -145,10 +153,10 @@ def bound_metric(rows: list[dict[str, Any]], metric: str) -> float | None:
 def group_series(
     grows: list[dict[str, Any]], metric: str, x: str, labels: list[str], info: MetricInfo
 ) -> tuple[list[Any], dict[Any, float], list[Series]]:
-    """The x values, their positions and the series of one panel (one group's rows)."""
+    """The x values, their positions and the series of one panel (one group's rows); the positions
+    are the values, or 0, 1, ... on a categorical axis (:func:`coschedopt.viz.axes.x_layout`)."""
     xs = sorted({r[x] for r in grows if r[x] is not None}, key=_sort_key)
-    numeric = all(isinstance(v, int | float) for v in xs)
-    pos = {v: float(v if numeric else i) for i, v in enumerate(xs)}
+    _, pos = x_layout(xs)
     steps = [b - a for a, b in zip(sorted(pos.values()), sorted(pos.values())[1:], strict=False) if b > a]
     dodge = DODGE * (min(steps) if steps else 1.0)
     out: list[Series] = []
@@ -187,18 +195,20 @@ def metric_figure(
     metric: str,
     x: str,
     labels: list[str],
-    colors: dict[str, Any],
+    colors: Any,
     info: MetricInfo,
 ) -> Any:
-    """A matplotlib Figure: ``metric`` against ``x``, one panel per group (see the module docstring)."""
+    """A matplotlib Figure: ``metric`` against ``x``, one panel per group (see the module docstring);
+    ``colors`` maps each label to its colour (a dict, or the report's :class:`~coschedopt.viz.colors.MethodColors`)."""
     from matplotlib.figure import Figure as MplFigure
-    from matplotlib.ticker import MaxNLocator
 
     ncols = len(groups)
     fig = MplFigure(figsize=(4.4 * ncols + 1.6, 3.6), dpi=110, layout="constrained")
     axes = fig.subplots(1, ncols, squeeze=False)[0]
+    ylabel = axis_label(metric, info.labels)
     for ax, group in zip(axes, groups, strict=True):
-        xs, pos, series = group_series([r for r in rows if r["group"] == group], metric, x, labels, info)
+        xs, _, series = group_series([r for r in rows if r["group"] == group], metric, x, labels, info)
+        scale = choose_scale(y for s in series for y in s.y)
         for s in series:
             if s.role == "method":
                 style = {"color": colors[s.label], "lw": 1.2, "ms": 4.5, "alpha": 0.8, "zorder": 2}
@@ -207,13 +217,11 @@ def metric_figure(
             else:
                 style = {"color": "k", "ls": "--", "mfc": "none", "ms": 6, "lw": 1.4, "zorder": 3}
             ax.plot(s.x, s.y, marker=s.marker, label=s.label, **style)
+            mark_outliers(ax, scale, [(px, py, style["color"]) for px, py in s.points()])
         ax.set_title(group, fontsize=10)
         ax.set_xlabel(x)
-        ax.set_ylabel(metric.replace("_", " "))
-        if not all(isinstance(v, int | float) for v in xs):
-            ax.set_xticks(list(pos.values()), [str(v) for v in xs])
-        elif all(isinstance(v, int) for v in xs):
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        set_x_axis(ax, xs, x_layout(xs)[0])
+        apply_scale(ax, scale, ylabel)
         ax.grid(alpha=0.3)
     handles, names = [], []
     for ax in axes:
@@ -223,12 +231,17 @@ def metric_figure(
                 names.append(n)
     if handles:
         fig.legend(handles, names, loc="outside right center", fontsize=8, frameon=False)
+    fit_tick_labels(fig)
     return fig
 
 
 def figure_caption(metric: str, x: str, info: MetricInfo, per: str) -> str:
     """What a figure shows, its dashed line and its triangles included."""
-    text = f"{metric.replace('_', ' ').capitalize()} against {x}, one line per {per} (mean over instances and seeds)"
+    text = f"{axis_label(metric, info.labels)} against {x}, one line per {per} (mean over instances and seeds)"
+    text += (
+        "; a y axis that does not start at 0 says so in its label and has two slanted strokes at its foot; "
+        "a value far beyond the others is a triangle at the edge, its value written beside it"
+    )
     if metric in info.scaled:
         return (
             text + "; dashed black: the optimum, only at the values where every instance's optimum is proven "

@@ -25,7 +25,9 @@ from typing import Any
 from ..core import InputError
 from .suite import Cell, InstanceEntry, Suite
 
-SCHEMA_VERSION = 2  # 2: the plan records each cell's group and method label (missing cells per group)
+#: 2: the plan records each cell's group and method label (missing cells per group);
+#: 3: each cell records its method's call number in its worker (``method_call``, running-time tables)
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -89,6 +91,8 @@ CREATE TABLE IF NOT EXISTS cells (
     stats         TEXT NOT NULL,       -- JSON of the method's counters
     schedule      TEXT,                -- JSON of the schedule (NULL if none)
     worker        TEXT,                -- host:pid that ran the cell
+    method_call   INTEGER,             -- 1 if the cell was its worker's first of this method (paying its imports),
+                                       -- 2 the next...; NULL if recorded by the harness or in a schema-2 store
     finished_at   TEXT NOT NULL,       -- ISO 8601, UTC
     run_id        INTEGER NOT NULL REFERENCES runs(run_id)
 );
@@ -124,12 +128,16 @@ class ResultStore:
         self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _upgrade(self) -> None:
-        """Schema 1 -> 2: the plan's group and method label columns (NULL for the cells planned before)."""
+        """Schema 1 -> 2: the plan's group and method label columns (NULL for the cells planned before);
+        2 -> 3: the cells' ``method_call`` (NULL for the cells stored before)."""
         columns = {r[1] for r in self.conn.execute("PRAGMA table_info(plan)")}
+        cell_columns = {r[1] for r in self.conn.execute("PRAGMA table_info(cells)")}
         with self.transaction():
             for col in ("instance_group", "method_label"):
                 if col not in columns:
                     self.conn.execute(f"ALTER TABLE plan ADD COLUMN {col} TEXT")
+            if "method_call" not in cell_columns:
+                self.conn.execute("ALTER TABLE cells ADD COLUMN method_call INTEGER")
 
     # -- plumbing
 
@@ -212,8 +220,9 @@ class ResultStore:
             self.conn.execute(
                 """INSERT OR REPLACE INTO cells (cell_key, suite, family, instance_group, instance_id, instance_name,
                    instance_seed, source, method, method_label, exact, seed, options, time_limit, status, objective,
-                   lower_bound, runtime_s, error, traceback, metrics, stats, schedule, worker, finished_at, run_id)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                   lower_bound, runtime_s, error, traceback, metrics, stats, schedule, worker, method_call,
+                   finished_at, run_id)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (
                     cell.key,
                     cell.suite,
@@ -239,6 +248,7 @@ class ResultStore:
                     json.dumps(record.get("stats") or {}, allow_nan=False),
                     None if record.get("schedule") is None else json.dumps(record["schedule"], allow_nan=False),
                     record.get("worker"),
+                    record.get("method_call"),
                     record["finished_at"],
                     run_id,
                 ),
@@ -246,9 +256,12 @@ class ResultStore:
 
     def cell_rows(self, *, suite: str | None = None, planned_only: bool = True) -> list[dict[str, Any]]:
         """Finished cells joined with their instance's size (``planned_only``: the suites' current plans),
-        without their schedules (the table never reads them, and a whole-trace schedule weighs megabytes)."""
+        with the order they were stored in (``stored_order``), without their schedules (the table never reads them, and a whole-trace schedule weighs megabytes)."""
         columns = [r[1] for r in self.conn.execute("PRAGMA table_info(cells)") if r[1] != "schedule"]
-        q = f"SELECT {', '.join('c.' + c for c in columns)}, i.size AS size FROM cells c JOIN instances i USING (instance_id)"
+        q = (
+            f"SELECT {', '.join('c.' + c for c in columns)}, c.rowid AS stored_order, i.size AS size "
+            "FROM cells c JOIN instances i USING (instance_id)"
+        )
         if planned_only:
             q += " JOIN plan p ON p.suite = c.suite AND p.cell_key = c.cell_key"
         args: tuple = ()

@@ -17,6 +17,13 @@ written here for minimisation, mirrored for maximisation):
   bound; an optimum is its own bound); ``gap_to_bound`` = (objective - best_bound)
   / best_bound is a certified upper bound on the gap to the optimum, even when it
   is unknown.
+
+``method_call`` is the cell's number among the cells of its method that its
+worker process ran (1: the first, which pays the method's imports; the
+running-time tables leave it out).  Stores written before it was recorded get it
+from the order the cells were stored in, per run, worker and method (a worker
+runs one cell at a time and each is stored as it finishes); it is empty for the
+cells the harness itself recorded (a worker that died or was killed).
 """
 
 from __future__ import annotations
@@ -50,7 +57,7 @@ MIDDLE = (
     "best_bound",
     "gap_to_bound",
 )
-TRAILING = ("runtime_s", "error", "worker", "finished_at", "run_id", "cell_key")
+TRAILING = ("runtime_s", "error", "worker", "method_call", "finished_at", "run_id", "cell_key")
 
 #: relative tolerance when comparing objectives of different methods (solver round-off)
 REL_TOL = 1e-6
@@ -103,6 +110,22 @@ def reference_values(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return refs
 
 
+def method_calls(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """cell_key -> ``method_call``: as recorded, or, for the runs that recorded none (older stores),
+    the cell's rank by ``stored_order`` among its run's cells of the same worker and method."""
+    recorded = {r["run_id"] for r in rows if r.get("method_call") is not None}
+    out: dict[str, int] = {}
+    seen: dict[tuple, int] = {}
+    for r in sorted(rows, key=lambda r: r.get("stored_order") or 0):
+        if r.get("method_call") is not None:
+            out[r["cell_key"]] = int(r["method_call"])
+        elif r["run_id"] not in recorded and r.get("worker"):
+            key = (r["run_id"], r["worker"], r["method"])
+            seen[key] = seen.get(key, 0) + 1
+            out[r["cell_key"]] = seen[key]
+    return out
+
+
 def result_table(
     db: str | os.PathLike | ResultStore, *, suite: str | None = None, planned_only: bool = True
 ) -> ResultTable:
@@ -120,6 +143,7 @@ def result_table(
         if store is not db:
             store.close()
     refs = reference_values(all_rows)
+    calls = method_calls(all_rows)
     size_cols: list[str] = []
     metric_cols: list[str] = []
     rows = []
@@ -163,6 +187,7 @@ def result_table(
             "runtime_s": r["runtime_s"],
             "error": r["error"],
             "worker": r["worker"],
+            "method_call": calls.get(r["cell_key"]),
             "finished_at": r["finished_at"],
             "run_id": r["run_id"],
             "cell_key": r["cell_key"],

@@ -19,6 +19,7 @@ from .instance import (
 )
 from .metrics import (
     METRIC_DEFINITIONS,
+    METRIC_LABELS,
     OBJECTIVE_SCALED_METRICS,
     combos_metrics,
     competitive_ratio,
@@ -40,6 +41,7 @@ FAMILY = register_family(
         objective=makespan,
         objective_name="makespan",
         metric_definitions=METRIC_DEFINITIONS,
+        metric_labels=METRIC_LABELS,
         objective_scaled_metrics=OBJECTIVE_SCALED_METRICS,
         metrics=combos_metrics,
         describe=describe,

@@ -69,3 +69,16 @@ def describe(instance: CombosInstance) -> dict[str, float | int]:
     if isinstance(lo, int | float) and isinstance(hi, int | float):
         size["alpha"] = round((lo + hi) / 2, 6)
     return size
+
+
+#: metric -> (short axis label, unit; "" for a pure number): the report's axis labels.  Kept apart from
+#: METRIC_DEFINITIONS; a metric missing here is labelled by its name.
+METRIC_LABELS: dict[str, tuple[str, str]] = {
+    "makespan": ("Makespan", "time units"),
+    "mean_speed": ("Mean speed", "work / time unit"),
+    "max_speed": ("Fastest combination speed", "work / time unit"),
+    "ratio_to_trivial_bound": ("Makespan / trivial bound", ""),
+    "fcs_ratio_bound": ("FCS ratio bound", ""),
+    "segments": ("Segments", "count"),
+    "combinations_used": ("Combinations used", "count"),
+}

@@ -77,30 +77,47 @@ def _series(by: dict, method: str, label: str, alphas: list[float]) -> tuple[lis
 
 
 def _figure6(by: dict, alphas: list[float]) -> bytes:
+    """Each search's mean ratio against alpha, a line per label in the report's colours; one value axis
+    for the panels (shared), chosen by :mod:`coschedopt.viz.axes`."""
     from matplotlib.figure import Figure as MplFigure
 
     from ..viz import png_bytes
+    from ..viz.axes import apply_scale, choose_scale, fit_tick_labels, mark_outliers, set_x_axis, x_layout
+    from ..viz.colors import current_colors
 
+    colors = current_colors()
     searches = [m for m in SEARCHES if any(k[0] == m for k in by)]
+    categorical, pos = x_layout(alphas)
+    xs = [pos[a] for a in alphas]
+    lines = {m: {lb: _series(by, m, lb, alphas)[0] for lb in sorted({k[1] for k in by if k[0] == m})} for m in searches}
+    scale = choose_scale(y for per in lines.values() for ys in per.values() for y in ys)
     fig = MplFigure(figsize=(4.6 * max(len(searches), 1) + 1, 3.8), layout="constrained")
-    axes = fig.subplots(1, max(len(searches), 1), squeeze=False, sharey=True)[0]
-    for ax, method in zip(axes, searches, strict=False):
-        for label in sorted({k[1] for k in by if k[0] == method}):
-            means, _ = _series(by, method, label, alphas)
-            ax.plot(alphas, means, marker="o", ms=4, label=label)
+    axes = fig.subplots(1, max(len(searches), 1), squeeze=False)[0]
+    for i, (ax, method) in enumerate(zip(axes, searches, strict=False)):
+        for label, means in lines[method].items():
+            ax.plot(xs, means, marker="o", ms=4, label=label, color=colors[label])
+            mark_outliers(ax, scale, [(x, y, colors[label]) for x, y in zip(xs, means, strict=True)])
         ax.set_title(SEARCHES[method])
         ax.set_xlabel("alpha (midpoint of the range)")
+        set_x_axis(ax, alphas, categorical)
+        apply_scale(ax, scale, "Competitive ratio (mean)" if i == 0 else "")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
-    axes[0].set_ylabel("competitive ratio (mean)")
+    fit_tick_labels(fig)
     return png_bytes(fig)
 
 
 def _figure7(by: dict, alphas: list[float]) -> bytes:
+    """FCS and the best k of each search (mean, dotted: max) against alpha, in the report's colours."""
     from matplotlib.figure import Figure as MplFigure
 
     from ..viz import png_bytes
+    from ..viz.axes import apply_scale, choose_scale, fit_tick_labels, mark_outliers, set_x_axis, x_layout
+    from ..viz.colors import current_colors
 
+    colors = current_colors()
+    categorical, pos = x_layout(alphas)
+    xs = [pos[a] for a in alphas]
     fig = MplFigure(figsize=(7.5, 4.2), layout="constrained")
     ax = fig.subplots()
     lines = [("fcs", label) for label in sorted({k[1] for k in by if k[0] == "fcs"})]
@@ -108,13 +125,19 @@ def _figure7(by: dict, alphas: list[float]) -> bytes:
         labels = sorted({k[1] for k in by if k[0] == method})
         if labels:
             lines.append((method, min(labels, key=lambda lb: statistics.fmean(_series(by, method, lb, alphas)[0]))))
+    drawn = {label: _series(by, method, label, alphas) for method, label in lines}
+    scale = choose_scale(y for means, maxes in drawn.values() for y in (*means, *maxes))
     for method, label in lines:
-        means, maxes = _series(by, method, label, alphas)
-        (line,) = ax.plot(alphas, means, marker="s" if method == "fcs" else "o", ms=4, label=label)
-        ax.plot(alphas, maxes, ls=":", lw=0.8, color=line.get_color())
-    ax.axhline(2.0, color="red", lw=0.8, ls="--", label="FCS bound 2")
+        means, maxes = drawn[label]
+        ax.plot(xs, means, marker="s" if method == "fcs" else "o", ms=4, label=label, color=colors[label])
+        ax.plot(xs, maxes, ls=":", lw=0.8, color=colors[label])
+        mark_outliers(ax, scale, [(x, y, colors[label]) for x, y in zip(xs, [*means], strict=True)])
+    off = "" if scale.lower <= 2.0 <= scale.upper else " (above the axis)"
+    ax.axhline(2.0, color="red", lw=0.8, ls="--", label=f"FCS bound 2{off}")
     ax.set_xlabel("alpha (midpoint of the range)")
-    ax.set_ylabel("competitive ratio (mean; dotted: max)")
+    set_x_axis(ax, alphas, categorical)
+    apply_scale(ax, scale, "Competitive ratio (mean; dotted: max)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
+    fit_tick_labels(fig)
     return png_bytes(fig)

@@ -62,6 +62,9 @@ class Family:
     metrics: Callable[[Any, Any], dict[str, float]] | None = None
     #: metric name -> one-line definition with the paper's formula (the report's definitions section)
     metric_definitions: Mapping[str, str] = field(default_factory=dict)
+    #: metric name -> (short axis label, unit; "" for a pure number): the report's axis labels, e.g.
+    #: ``{"makespan": ("Makespan", "s")}``; a metric without one is labelled by its humanised name
+    metric_labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: the metrics equal to the objective divided by a positive constant of the instance: optimal
     #: exactly at the optimum, and a certified bound on the objective is one on them
     objective_scaled_metrics: tuple[str, ...] = ()

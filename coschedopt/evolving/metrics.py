@@ -116,3 +116,22 @@ def evolving_metrics(instance: EvolvingInstance, schedule: EvolvingSchedule) -> 
         "job_waste_pct_mean": sum(wastes) / n,
         "job_waste_pct_max": max(wastes),
     }
+
+
+#: metric -> (short axis label, unit; "" for a pure number): the report's axis labels.  Kept apart from
+#: METRIC_DEFINITIONS; a metric missing here is labelled by its name.
+METRIC_LABELS: dict[str, tuple[str, str]] = {
+    "waste_pct": ("Waste", "%"),
+    "reservation_rel": ("Reservation / CBF's", ""),
+    "utilisation_pct": ("Utilisation", "%"),
+    "makespan_rel": ("Makespan / CBF's", ""),
+    "avg_jct_rel": ("Mean completion time / CBF's", ""),
+    "avg_jwt_rel": ("Mean waiting time / CBF's", ""),
+    "stretches_pct": ("Applications stretched", "%"),
+    "job_stretch_pct_min": ("Stretch per application, least", "%"),
+    "job_stretch_pct_mean": ("Stretch per application, mean", "%"),
+    "job_stretch_pct_max": ("Stretch per application, largest", "%"),
+    "job_waste_pct_min": ("Waste per application, least", "%"),
+    "job_waste_pct_mean": ("Waste per application, mean", "%"),
+    "job_waste_pct_max": ("Waste per application, largest", "%"),
+}

@@ -25,6 +25,7 @@ FAMILY = register_family(
         objective=makespan,
         objective_name="makespan",
         metric_definitions=metrics_module.METRIC_DEFINITIONS,
+        metric_labels=metrics_module.METRIC_LABELS,
         objective_scaled_metrics=metrics_module.OBJECTIVE_SCALED_METRICS,
         metrics=hybrid_metrics,
         describe=describe,

@@ -53,3 +53,13 @@ def hybrid_metrics(instance: HybridInstance, schedule: HybridSchedule) -> dict[s
         "cpu_utilisation": utilisation(instance, schedule, gpu=False),
         "gpu_utilisation": utilisation(instance, schedule, gpu=True),
     }
+
+
+#: metric -> (short axis label, unit; "" for a pure number): the report's axis labels.  Kept apart from
+#: METRIC_DEFINITIONS; a metric missing here is labelled by its name.
+METRIC_LABELS: dict[str, tuple[str, str]] = {
+    "ratio_to_lower_bound": ("Makespan / lower bound", ""),
+    "gpu_task_share": ("Tasks on a GPU", "share"),
+    "cpu_utilisation": ("CPU utilisation", "share"),
+    "gpu_utilisation": ("GPU utilisation", "share"),
+}

@@ -51,3 +51,15 @@ def locality_metrics(instance: LocalityInstance, schedule: LocalitySchedule) -> 
         "contiguity_factor": float(ranges.mean()),
         "locality_factor": float(spread.mean()),
     }
+
+
+#: metric -> (short axis label, unit; "" for a pure number): the report's axis labels.  Kept apart from
+#: METRIC_DEFINITIONS; a metric missing here is labelled by its name.
+METRIC_LABELS: dict[str, tuple[str, str]] = {
+    "makespan_over_bound": ("Makespan / max(A/m, p_max)", ""),
+    "utilisation": ("Utilisation", "share"),
+    "contiguous_jobs": ("Contiguous jobs", "share"),
+    "local_jobs": ("Local jobs", "share"),
+    "contiguity_factor": ("Contiguity factor", "ranges per job"),
+    "locality_factor": ("Locality factor", ""),
+}

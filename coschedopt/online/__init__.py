@@ -28,6 +28,7 @@ FAMILY = register_family(
         objective=online_objective,
         objective_name="objective",
         metric_definitions=metrics_module.METRIC_DEFINITIONS,
+        metric_labels=metrics_module.METRIC_LABELS,
         metrics=online_metrics,
         describe=lambda inst: {"n": inst.n, "m": inst.processors, "criterion": inst.objective},
         plotter="coschedopt.online.plot:draw_online_schedule",

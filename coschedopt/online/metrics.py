@@ -97,3 +97,19 @@ def with_objectives(solve: Callable[..., Result]) -> Callable[..., Result]:
         return result
 
     return call
+
+
+#: metric -> (short axis label, unit; "" for a pure number): the report's axis labels.  Kept apart from
+#: METRIC_DEFINITIONS; a metric missing here is labelled by its name.
+METRIC_LABELS: dict[str, tuple[str, str]] = {
+    "sum_stretch": ("Sum stretch", ""),
+    "max_stretch": ("Max stretch", ""),
+    "l2_stretch": ("L2 norm of the stretches", ""),
+    "sum_flow": ("Sum flow", "s"),
+    "max_flow": ("Max flow", "s"),
+    "l2_flow": ("L2 norm of the flows", "s"),
+    "redirections": ("Redirections", "count"),
+    "preemptions": ("Preemptions", "count"),
+    "wasted_work": ("Wasted work", "processor-s"),
+    "wasted_share": ("Wasted work", "share of the work"),
+}

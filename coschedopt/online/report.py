@@ -165,12 +165,17 @@ def _verdict_table(verdicts: list[tuple[str, Any]]) -> Any:
 
 
 def _stretch_figure(means: Means) -> bytes:
+    """Per trace, each stretch metric of each policy over GSRPT's, as bars in the report's colours; the
+    value axis by :mod:`coschedopt.viz.axes` (from 0, or log past a decade; outliers at the edge)."""
     import matplotlib.pyplot as plt
 
+    from ..viz.axes import apply_scale, choose_scale, mark_outliers
+    from ..viz.colors import current_colors
     from ..viz.figure import png_bytes
 
+    colors = current_colors()
     traces = sorted(means)
-    fig, axes = plt.subplots(len(traces), 3, figsize=(12, 2.2 * len(traces)), squeeze=False)
+    fig, axes = plt.subplots(len(traces), 3, figsize=(12, 2.4 * len(traces)), squeeze=False, layout="constrained")
     for row, trace in enumerate(traces):
         m = means[trace]
         policies = [p for p in ORDER if p in m and p != REFERENCE]
@@ -178,33 +183,45 @@ def _stretch_figure(means: Means) -> bytes:
             ax = axes[row][col]
             ref = m.get(REFERENCE, {}).get(key)
             values = [m[p][key] / ref if ref else np.nan for p in policies]
-            ax.barh(range(len(policies)), values, color=["#C44E52" if "-R" in p else "#4C72B0" for p in policies])
+            scale = choose_scale([*values, 1.0], bars=True)
+            ax.barh(range(len(policies)), values, color=[colors[p] for p in policies])
+            mark_outliers(
+                ax, scale, [(i, v, colors[p]) for i, (p, v) in enumerate(zip(policies, values, strict=True))], "x"
+            )
             ax.axvline(1.0, color="black", lw=0.8)
-            ax.set_xscale("log")
+            apply_scale(ax, scale, f"{NAMES[key]} / {REFERENCE}'s", axis="x")
+            ax.xaxis.label.set_fontsize(7)
             ax.set_yticks(range(len(policies)))
             ax.set_yticklabels(policies if col == 0 else [], fontsize=7)
             ax.invert_yaxis()
             ax.set_title(f"{trace}: {NAMES[key]} / {REFERENCE}", fontsize=8)
-    fig.tight_layout()
     data = png_bytes(fig)
     plt.close(fig)
     return data
 
 
 def _curie_figure(m: dict[str, dict[str, float]]) -> bytes:
+    """Curie's six objectives per policy, as bars in the report's colours (value axis: :mod:`coschedopt.viz.axes`)."""
     import matplotlib.pyplot as plt
 
+    from ..viz.axes import apply_scale, axis_label, choose_scale, fit_tick_labels, mark_outliers, set_x_axis
+    from ..viz.colors import current_colors
     from ..viz.figure import png_bytes
+    from .metrics import METRIC_LABELS
 
+    colors = current_colors()
     policies = [p for p in ORDER if p in m]
-    fig, axes = plt.subplots(2, 3, figsize=(13, 6))
+    fig, axes = plt.subplots(2, 3, figsize=(13, 6.5), layout="constrained")
     for ax, key in zip(axes.flat, (*STRETCH, *FLOW), strict=True):
-        ax.bar(range(len(policies)), [m[p].get(key, np.nan) for p in policies], color="#4C72B0")
-        ax.set_yscale("log")
-        ax.set_xticks(range(len(policies)))
-        ax.set_xticklabels(policies, rotation=60, ha="right", fontsize=7)
+        values = [m[p].get(key, np.nan) for p in policies]
+        scale = choose_scale(values, bars=True)
+        ax.bar(range(len(policies)), values, color=[colors[p] for p in policies])
+        mark_outliers(ax, scale, [(i, v, colors[p]) for i, (p, v) in enumerate(zip(policies, values, strict=True))])
+        set_x_axis(ax, policies, categorical=True)
+        ax.tick_params(axis="x", labelsize=7)
+        apply_scale(ax, scale, axis_label(key, METRIC_LABELS))
         ax.set_title(f"Curie: {NAMES[key]} (mean over instances)", fontsize=9)
-    fig.tight_layout()
+    fit_tick_labels(fig)
     data = png_bytes(fig)
     plt.close(fig)
     return data
@@ -231,27 +248,46 @@ def sweep_sections(curie: Sweep, thunder: Sweep, slug: str) -> list[Any]:
 
 
 def sweep_figure(sweep: Sweep, name: str) -> bytes:
-    """Four panels: ΣS and ΣF against m_d (a line per τ), then against τ (a line per m_d)."""
+    """Four panels: ΣS and ΣF against m_d (a line per τ), then against τ (a line per m_d).
+
+    The lines are settings of one policy, not methods: they take shades of one sequential colour map
+    (light to dark with the setting), apart from the report's method colours.  Axes: :mod:`coschedopt.viz.axes`.
+    """
     import matplotlib.pyplot as plt
 
+    from ..viz.axes import (
+        apply_scale,
+        axis_label,
+        choose_scale,
+        fit_tick_labels,
+        mark_outliers,
+        set_x_axis,
+        x_layout,
+    )
     from ..viz.figure import png_bytes
+    from .metrics import METRIC_LABELS
 
     mds, taus = sorted({d for d, _ in sweep}), sorted({t for _, t in sweep})
-    fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
+    shades = plt.get_cmap("viridis")
+    fig, axes = plt.subplots(1, 4, figsize=(16, 3.8), layout="constrained")
     for col, (key, along, lines) in enumerate(
         (("sum_stretch", mds, taus), ("sum_flow", mds, taus), ("sum_stretch", taus, mds), ("sum_flow", taus, mds))
     ):
         ax = axes[col]
-        for line in lines:
-            pts = [(x, sweep[(x, line) if col < 2 else (line, x)][key]) for x in along]
-            ax.plot(
-                [x for x, _ in pts], [v for _, v in pts], marker=".", lw=1, label=f"{'τ' if col < 2 else 'm_d'}={line}"
-            )
+        categorical, pos = x_layout(along)
+        per_line = [[(pos[x], sweep[(x, line) if col < 2 else (line, x)][key]) for x in along] for line in lines]
+        scale = choose_scale(v for pts in per_line for _, v in pts)
+        for j, (line, pts) in enumerate(zip(lines, per_line, strict=True)):
+            color = shades(0.9 * j / max(len(lines) - 1, 1))
+            label = f"{'τ' if col < 2 else 'm_d'}={line}"
+            ax.plot([x for x, _ in pts], [v for _, v in pts], marker=".", lw=1, color=color, label=label)
+            mark_outliers(ax, scale, [(x, v, color) for x, v in pts])
+        set_x_axis(ax, along, categorical)
         ax.set_xlabel("m_d" if col < 2 else "τ")
-        ax.set_yscale("log")
+        apply_scale(ax, scale, axis_label(key, METRIC_LABELS))
         ax.set_title(f"{name}: {NAMES[key]}", fontsize=9)
         ax.legend(fontsize=6, ncol=2)
-    fig.tight_layout()
+    fit_tick_labels(fig)
     data = png_bytes(fig)
     plt.close(fig)
     return data

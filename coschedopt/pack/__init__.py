@@ -9,6 +9,7 @@ from ..core import Family, register_family
 from .instance import PackInstance, repair
 from .metrics import (
     METRIC_DEFINITIONS,
+    METRIC_LABELS,
     OBJECTIVE_SCALED_METRICS,
     pack_metrics,
     packing_ratio,
@@ -29,6 +30,7 @@ FAMILY = register_family(
         objective=pack_cost,
         objective_name="cost",
         metric_definitions=METRIC_DEFINITIONS,
+        metric_labels=METRIC_LABELS,
         objective_scaled_metrics=OBJECTIVE_SCALED_METRICS,
         metrics=pack_metrics,
         describe=lambda inst: {"n": inst.n, "m": inst.processors, "k": inst.max_pack_size},

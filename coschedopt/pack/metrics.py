@@ -85,3 +85,13 @@ def pack_metrics(instance: PackInstance, schedule: PackSchedule) -> dict[str, fl
         "relative_response_time": relative_response_time(instance, schedule),
         "packs": float(len(schedule)),
     }
+
+
+#: metric -> (short axis label, unit; "" for a pure number): the report's axis labels.  Kept apart from
+#: METRIC_DEFINITIONS; a metric missing here is labelled by its name.
+METRIC_LABELS: dict[str, tuple[str, str]] = {
+    "relative_cost": ("Relative cost", ""),
+    "packing_ratio": ("Packing ratio", ""),
+    "relative_response_time": ("Relative response time", ""),
+    "packs": ("Packs", "count"),
+}
