@@ -120,10 +120,14 @@ def collect_provenance() -> dict[str, Any]:
 
 def start_record(argv: list[str] | None = None) -> dict[str, Any]:
     """What a benchmark record knows when its run starts: the command as run (``sys.argv``
-    by default), the UTC date and the load average before any work."""
+    by default), the UTC date, the commit and whether tracked files differ from it (the code
+    that runs), and the load average before any work."""
+    commit, dirty = git_state()
     return {
         "command": list(sys.argv if argv is None else argv),
         "date": now_iso(),
+        "git_commit": commit,
+        "dirty": dirty,
         "load_before": load_average(),
     }
 
@@ -166,20 +170,17 @@ def write_record(
     """Write the JSON record of benchmark ``name`` and return its path.
 
     ``results`` is the run's measurements as data (numbers, rows), ``started`` what
-    :func:`start_record` returned at the start; the load after, the commit, the versions
-    and the machine are taken now.  Extra keyword ``fields`` (e.g. ``parameters``) are
+    :func:`start_record` returned at the start (command, date, commit, load before); the
+    load after, the versions and the machine are taken now.  Extra keyword ``fields`` (e.g. ``parameters``) are
     stored beside them.  The path is :func:`record_path`'s.
     """
     if results_dir is None and record is None:
         raise ValueError("write_record needs results_dir or record")
-    commit, dirty = git_state()
     data = {
         "name": name,
         **started,
         "load_after": load_average(),
         "ended": now_iso(),
-        "git_commit": commit,
-        "dirty": dirty,
         "python": sys.version.split()[0],
         "versions": distribution_versions(),
         "machine": machine(),
