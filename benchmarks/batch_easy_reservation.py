@@ -7,24 +7,33 @@ KTH platform) and each allocation variant: the minimum and median CPU millisecon
 ``simulate_queue`` over ``repeat`` runs after one warm-up, for ``reservation=busy-first`` and
 ``lowest-ids``, and the number of jobs whose start time differs between the two.  On code older
 than the ``reservation`` option (before issue 46) only one column is timed: run it there with
-``PYTHONPATH`` pointing at an extracted ``git archive <commit> coschedopt``.
+``PYTHONPATH`` pointing at an extracted ``git archive <commit> coschedopt``.  The rows go to the
+record ``benchmarks/results/batch_easy_reservation.json``.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
-import os
 import tempfile
 import time
 from pathlib import Path
 
 import coschedopt.batch
-from coschedopt.batch import queue
 from coschedopt.batch.allocation import VARIANTS
 from coschedopt.batch.model import SimOptions
+from coschedopt.batch.simulators import queue
 from coschedopt.batch.traces import read_trace, trace_instance
+from coschedopt.bench.provenance import (
+    add_record_arguments,
+    load_average,
+    parameters,
+    record_from_args,
+    start_record,
+    write_record,
+)
 
+RESULTS = Path(__file__).resolve().parent / "results"
 DATA = Path(coschedopt.batch.__file__).parent / "data" / "KTH-SP2-1996-2.1-cln-first3000.swf.gz"
 
 
@@ -53,10 +62,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, nargs="+", default=[2000, 3000])
     parser.add_argument("--repeat", type=int, default=9)
+    add_record_arguments(parser, RESULTS)
     args = parser.parse_args()
+    if args.smoke:
+        args.lines, args.repeat = [300], 1
+    started = start_record()
+    records = []
     easy_options = getattr(queue, "EasyOptions", None)
     rules = getattr(queue, "RESERVATIONS", (None,))
-    print(f"# {coschedopt.__file__}; load average {os.getloadavg()}")
+    print(f"# {coschedopt.__file__}; load average {started['load_before']}")
     print(
         "| lines | jobs | variant | "
         + " | ".join(f"{r or 'before'} min / median ms" for r in rules)
@@ -67,17 +81,23 @@ def main() -> int:
         for lines in args.lines:
             inst = excerpt(lines, Path(tmp))
             for variant in VARIANTS:
-                cells, starts = [], []
+                cells, starts, cpu = [], [], {}
                 for rule in rules:
                     opts = (
                         easy_options(allocation=variant, reservation=rule) if rule else SimOptions(allocation=variant)
                     )
                     low, mid, start = cpu_ms(inst, opts, args.repeat)
                     cells.append(f"{low:.1f} / {mid:.1f}")
+                    cpu[rule or "before"] = {"min_ms": low, "median_ms": mid}
                     starts.append(start)
                 moved = sum(a != b for a, b in zip(starts[0], starts[-1], strict=True)) if len(starts) > 1 else "-"
                 print(f"| {lines} | {inst.n} | {variant} | " + " | ".join(cells) + f" | {moved} |")
-    print(f"# load average {os.getloadavg()}")
+                records.append({"lines": lines, "jobs": inst.n, "variant": variant, "cpu": cpu, "jobs_moved": moved})
+    print(f"# load average {load_average()}")
+    path = write_record(
+        "batch_easy_reservation", records, started=started, parameters=parameters(args), **record_from_args(args)
+    )
+    print(f"# record {path}")
     return 0
 
 

@@ -6,6 +6,10 @@ settings of ``batch_traces.py``) must stay the same job for job::
 
     python benchmarks/batch_schedules.py --trace Curie --jobs 5000 --out before.json
     python benchmarks/batch_schedules.py --trace Curie --jobs 5000 --compare before.json
+
+The CPU time and the comparison's outcome go to the record ``benchmarks/results/batch_schedules.json``;
+``--smoke`` simulates the first 300 jobs of the Curie excerpt shipped with the tests (nothing to save
+or compare).
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ import sys
 import time
 from pathlib import Path
 
-from batch_traces import TRACE_DIR, TRACES
+from batch_traces import EXCERPT, RESULTS, TRACES, _trace
+
+from coschedopt.bench.provenance import add_record_arguments, parameters, record_from_args, start_record, write_record
 
 
 def main() -> int:
@@ -24,32 +30,49 @@ def main() -> int:
     parser.add_argument("--trace", default="Curie", choices=list(TRACES))
     parser.add_argument("--jobs", type=int, default=5000, help="the first JOBS jobs (FCFS order)")
     parser.add_argument("--variant", default="beplat")
-    parser.add_argument("--trace-dir", default=str(TRACE_DIR))
-    group = parser.add_mutually_exclusive_group(required=True)
+    parser.add_argument("--trace-dir", default=None, help="the traces' folder (default: the toolkit's trace lookup)")
+    group = parser.add_mutually_exclusive_group()
     group.add_argument("--out", help="write the schedule's JSON here")
     group.add_argument("--compare", help="compare with the schedule's JSON saved here")
+    add_record_arguments(parser, RESULTS)
     args = parser.parse_args()
+    if not (args.out or args.compare or args.smoke):
+        parser.error("one of --out or --compare is required")
+    if args.smoke:
+        args.jobs = 300
+    started = start_record()
 
     from coschedopt.batch.simulators.conservative import ConservativeOptions, simulate_conservative
     from coschedopt.batch.traces import first_jobs, read_trace, trace_instance
 
-    inst = first_jobs(trace_instance(read_trace(Path(args.trace_dir) / TRACES[args.trace])), args.jobs)
+    path = EXCERPT if args.smoke else _trace(args.trace_dir, TRACES[args.trace])
+    inst = first_jobs(trace_instance(read_trace(path)), args.jobs)
     options = ConservativeOptions(allocation=args.variant, penalty="exponential", factor=2.0, reassign=True)
     cpu = time.process_time()
     data = simulate_conservative(inst, options).schedule(with_reservations=True).to_dict()
-    print(f"{args.trace}: {inst.n} jobs simulated in {time.process_time() - cpu:.1f} s of CPU", file=sys.stderr)
+    cpu = time.process_time() - cpu
+    print(f"{args.trace}: {inst.n} jobs simulated in {cpu:.1f} s of CPU", file=sys.stderr)
+    result = {"trace": args.trace, "jobs": inst.n, "variant": args.variant, "cpu_s": cpu, "compared": None}
+    status = 0
     if args.out:
         Path(args.out).write_text(json.dumps(data))
-        return 0
-    saved = json.loads(Path(args.compare).read_text())
-    if saved["model"] != data["model"] or len(saved["jobs"]) != len(data["jobs"]):
-        print("different settings or number of jobs")
-        return 1
-    differ = [(a, b) for a, b in zip(saved["jobs"], data["jobs"], strict=True) if a != b]
-    for a, b in differ[:5]:
-        print(f"saved {a}\n  now {b}")
-    print(f"{len(differ)} of {len(data['jobs'])} jobs differ")
-    return 1 if differ else 0
+    elif args.compare:
+        saved = json.loads(Path(args.compare).read_text())
+        if saved["model"] != data["model"] or len(saved["jobs"]) != len(data["jobs"]):
+            print("different settings or number of jobs")
+            result["compared"], status = {"file": args.compare, "same_settings": False}, 1
+        else:
+            differ = [(a, b) for a, b in zip(saved["jobs"], data["jobs"], strict=True) if a != b]
+            for a, b in differ[:5]:
+                print(f"saved {a}\n  now {b}")
+            print(f"{len(differ)} of {len(data['jobs'])} jobs differ")
+            result["compared"] = {"file": args.compare, "same_settings": True, "jobs_differing": len(differ)}
+            status = 1 if differ else 0
+    record = write_record(
+        "batch_schedules", result, started=started, parameters=parameters(args), **record_from_args(args)
+    )
+    print(f"record {record}", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

@@ -13,18 +13,31 @@ compiles them, once per install) before its clock starts; that time is the
     python benchmarks/batch_traces.py --traces all --variants basic beplat plat --limit 600
 
 A run past ``--limit`` seconds stops and is reported as such (with the jobs
-submitted by then), so the table always comes back.
+submitted by then), so the table always comes back.  The rows go to the record
+``benchmarks/results/batch_traces.json`` (``batch_traces_quick.json`` for ``--quick``);
+``--smoke`` replays the first 300 jobs of the Curie excerpt shipped with the tests.
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
-import os
 import resource
 import time
 from pathlib import Path
 
+from coschedopt.bench.provenance import (
+    add_record_arguments,
+    load_average,
+    parameters,
+    record_from_args,
+    start_record,
+    write_record,
+)
+
+RESULTS = Path(__file__).resolve().parent / "results"
+#: --smoke's trace: the Curie excerpt shipped with the tests
+EXCERPT = Path(__file__).resolve().parents[1] / "tests/data/traces/CEA-Curie-2011-2.1-cln-first3000.swf.gz"
 TRACES = {
     "Curie": "CEA-Curie-2011-2.1-cln.swf.gz",
     "HPC2N": "HPC2N-2002-2.2-cln.swf.gz",
@@ -69,10 +82,15 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=None, help="the first JOBS jobs of each trace")
     parser.add_argument("--limit", type=float, default=1800.0, help="seconds per run before it is stopped")
     parser.add_argument("--progress", action="store_true", help="jobs submitted and CPU seconds on stderr")
+    add_record_arguments(parser, RESULTS)
     args = parser.parse_args()
     names = list(TRACES) if args.traces == ["all"] else args.traces
     jobs = args.jobs or (20000 if args.quick else None)
-    print(f"# conservative, reassignment, exponential penalty F=2; load before: {os.getloadavg()}")
+    if args.smoke:
+        names, jobs = ["Curie"], 300
+    started = start_record()
+    rows = []
+    print(f"# conservative, reassignment, exponential penalty F=2; load before: {started['load_before']}")
     print("| trace | variant | jobs | processors | CPU s | wall s | jobs/s | peak MiB | kernels CPU s |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     ctx = mp.get_context("spawn")
@@ -81,7 +99,14 @@ def main() -> int:
             q = ctx.Queue()
             p = ctx.Process(
                 target=one_run,
-                args=(str(_trace(args.trace_dir, TRACES[name])), variant, jobs, args.limit, args.progress, q),
+                args=(
+                    str(EXCERPT if args.smoke else _trace(args.trace_dir, TRACES[name])),
+                    variant,
+                    jobs,
+                    args.limit,
+                    args.progress,
+                    q,
+                ),
             )
             p.start()
             n, procs, done, cpu, wall, peak, kernels = q.get()
@@ -91,7 +116,14 @@ def main() -> int:
                 f"| {name} | {variant} | {n} | {procs} | {cpu:.1f} | {wall:.1f} | {rate} | {peak:.0f} | {kernels:.1f} |"
             )
             print(row, flush=True)
-    print(f"# load after: {os.getloadavg()}")
+            rows.append(
+                {"trace": name, "variant": variant, "jobs": n, "processors": procs, "finished": done}
+                | {"cpu_s": cpu, "wall_s": wall, "peak_mib": peak, "kernels_cpu_s": kernels, "limit_s": args.limit}
+            )
+    print(f"# load after: {load_average()}")
+    name = "batch_traces_quick" if args.quick and not args.smoke else "batch_traces"
+    path = write_record(name, rows, started=started, parameters=parameters(args), **record_from_args(args))
+    print(f"# record {path}")
     return 0
 
 

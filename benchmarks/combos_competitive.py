@@ -7,8 +7,9 @@ measurement time of 10 time units for k in {0.6, 0.8, 0.9, 0.99}; the competitiv
 is makespan / LP optimum.  ``--a-plus`` picks the reading of a^+ in PI and EI (see
 :mod:`coschedopt.combos.heuristics.search`; default the literal one, ``previous-max``).
 
-Prints the table (mean and max over the systems) and writes, under ``--out``:
-``combos_competitive<tag>.json`` (every ratio), ``combos_competitive<tag>.txt`` (the table),
+Prints the table (mean and max over the systems) and writes, under ``--results-dir``:
+the record ``combos_competitive<tag>.json`` (every ratio, and the table's summary figures),
+``combos_competitive<tag>.txt`` (the table),
 ``combos_competitive<tag>_fig6.png`` (ratio against alpha per strategy, one line per k) and
 ``combos_competitive<tag>_fig7.png`` (the best k of each strategy next to FCS); ``<tag>`` is
 empty for the default reading and measurement time, else e.g. ``_current-max_mt1``.
@@ -20,7 +21,6 @@ empty for the default reading and measurement time, else e.g. ``_current-max_mt1
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -28,9 +28,11 @@ from pathlib import Path
 import numpy as np
 
 import coschedopt as cs
+from coschedopt.bench.provenance import add_record_arguments, parameters, record_from_args, start_record, write_record
 from coschedopt.combos.generate import random_combos_instance
 from coschedopt.combos.heuristics.search import A_PLUS_READINGS
 
+RESULTS = Path(__file__).resolve().parent / "results"
 STRATEGIES = ("search-pi", "search-ei", "search-ucb")
 DEFAULT_ALPHAS = "0.05-0.15,0.15-0.25,0.25-0.35,0.35-0.45,0.45-0.55,0.55-0.65,0.65-0.75,0.75-0.85,0.85-0.95"
 
@@ -56,6 +58,35 @@ def one_system(job: tuple[float, float, int, int, tuple[float, ...], float, str]
                 "measuring_time": res.stats["measuring_time"],
             }
     return out
+
+
+def summary(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[float, ...]) -> dict:
+    """The figures the table's text states, as data: per alpha range the mean and max ratio of FCS
+    and of each strategy at each k, the largest FCS / Theorem 1 bound, and the share of the
+    search runs' makespans spent measuring."""
+    per_range = []
+    for lo, hi in ranges:
+        rs = [r for r in results if r["alpha"] == [lo, hi]]
+        cells = {"FCS": [r["fcs"] for r in rs]}
+        cells.update({f"{s}@{k}": [r["search"][f"{s}@{k}"]["ratio"] for r in rs] for s in STRATEGIES for k in ks})
+        per_range.append(
+            {
+                "alpha": [lo, hi],
+                "mean": {c: float(np.mean(v)) for c, v in cells.items()},
+                "max": {c: max(v) for c, v in cells.items()},
+            }
+        )
+    share = [
+        r["search"][key]["measuring_time"] / (r["search"][key]["ratio"] * r["opt"])
+        for r in results
+        for key in r["search"]
+    ]
+    return {
+        "per_range": per_range,
+        "fcs_max": max(r["fcs"] for r in results),
+        "fcs_over_theorem1_max": max(r["fcs"] / (2 - 1 / r["max_speed"]) for r in results),
+        "measuring_share_mean": float(np.mean(share)),
+    }
 
 
 def table(results: list[dict], ranges: list[tuple[float, float]], ks: tuple[float, ...], a_plus: str) -> str:
@@ -157,11 +188,14 @@ def main() -> None:
     ap.add_argument("--no-figures", action="store_true", help="write the table and JSON only")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
+    add_record_arguments(ap, RESULTS)
     args = ap.parse_args()
+    if args.smoke:
+        args.systems, args.tasks, args.alphas, args.k, args.no_figures = 1, 5, "0.45-0.55", "0.9", True
+    started = start_record()
     ranges = [tuple(float(v) for v in r.split("-")) for r in args.alphas.split(",")]
     ks = tuple(float(k) for k in args.k.split(","))
-    out = Path(args.out)
+    out = args.results_dir
     out.mkdir(parents=True, exist_ok=True)
     jobs = [
         (lo, hi, args.tasks, args.seed + 1000 * r + s, ks, args.measure_time, args.a_plus)
@@ -180,21 +214,16 @@ def main() -> None:
     print(text)
     tag = "" if args.a_plus == A_PLUS_READINGS[0] else f"_{args.a_plus}"
     tag += "" if args.measure_time == 10.0 else f"_mt{args.measure_time:g}"
+    tag += ".smoke" if args.smoke else ""
     (out / f"combos_competitive{tag}.txt").write_text(text + "\n")
-    (out / f"combos_competitive{tag}.json").write_text(
-        json.dumps(
-            {
-                "systems": args.systems,
-                "tasks": args.tasks,
-                "k": ks,
-                "measure_time": args.measure_time,
-                "a_plus": args.a_plus,
-                "seed": args.seed,
-                "results": results,
-            },
-            indent=0,
-        )
+    path = write_record(
+        f"combos_competitive{tag.removesuffix('.smoke')}",
+        {"seconds": elapsed, "summary": summary(results, ranges, ks), "systems": results},
+        started=started,
+        parameters=parameters(args),
+        **record_from_args(args),
     )
+    print(f"# record {path}")
     if not args.no_figures:
         figures(results, ranges, ks, out, tag, args.a_plus)
 

@@ -9,6 +9,9 @@ For n <= ``--pyomo-max`` the Pyomo path is timed too (its optimum must agree).
 
 The issue's target: n = 20 (1,048,575 combinations) optimal in <= 60 s and <= 4 GiB.
 
+The rows go to the record ``benchmarks/results/combos_lp_scaling.json``, the table and the
+figure beside it (``.txt``, ``.png``).
+
     nice .venv/bin/python benchmarks/combos_lp_scaling.py              # n = 10..20
     .venv/bin/python benchmarks/combos_lp_scaling.py --n-max 16        # quicker
 """
@@ -21,6 +24,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from coschedopt.bench.provenance import add_record_arguments, parameters, record_from_args, start_record, write_record
+
+RESULTS = Path(__file__).resolve().parent / "results"
 CHILD = r"""
 import json, resource, sys, time
 import coschedopt as cs
@@ -52,9 +58,13 @@ def main() -> None:
     ap.add_argument("--n-max", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pyomo-max", type=int, default=12)
-    ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
+    add_record_arguments(ap, RESULTS)
     args = ap.parse_args()
-    out = Path(args.out)
+    if args.smoke:
+        args.n_min, args.n_max, args.pyomo_max = 6, 7, 6
+    started = start_record()
+    out = args.results_dir
+    tag = ".smoke" if args.smoke else ""
     out.mkdir(parents=True, exist_ok=True)
     rows = []
     head = (
@@ -78,14 +88,17 @@ def main() -> None:
             f"{r['peak_rss_gib']:9.3f} {r['fcs_ratio']:8.4f} {py} {r['status']}",
             flush=True,
         )
-    (out / "combos_lp_scaling.json").write_text(json.dumps(rows, indent=1))
+    path = write_record(
+        "combos_lp_scaling", rows, started=started, parameters=parameters(args), **record_from_args(args)
+    )
+    print(f"# record {path}")
     lines = [head] + [
         f"{r['n']:>3} {r['combinations']:>13,} {r['nonzeros']:>11,} {r['generate_s']:7.2f} {r['build_s']:8.2f} "
         f"{r['solve_s']:8.2f} {r['lp_total_s']:7.2f} {r['iterations']:>6} {r['used']:>5} {r['peak_rss_gib']:9.3f} "
         f"{r['fcs_ratio']:8.4f} " + (f"{r['pyomo_s']:8.2f}" if "pyomo_s" in r else f"{'-':>8}") + f" {r['status']}"
         for r in rows
     ]
-    (out / "combos_lp_scaling.txt").write_text("\n".join(lines) + "\n")
+    (out / f"combos_lp_scaling{tag}.txt").write_text("\n".join(lines) + "\n")
     if rows:
         import matplotlib
 
@@ -113,7 +126,7 @@ def main() -> None:
         a2.grid(alpha=0.3)
         fig.suptitle("combos LP (2): time and memory against n")
         fig.tight_layout()
-        fig.savefig(out / "combos_lp_scaling.png", dpi=120)
+        fig.savefig(out / f"combos_lp_scaling{tag}.png", dpi=120)
         plt.close(fig)
 
 

@@ -27,13 +27,20 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import math
-import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
 import coschedopt as cs
+from coschedopt.bench.provenance import (
+    add_record_arguments,
+    load_average,
+    parameters,
+    record_from_args,
+    start_record,
+    write_record,
+)
 from coschedopt.core import available_cores
 from coschedopt.evolving.generate import random_evolving_instance
 
@@ -57,7 +64,7 @@ def solve(inst, limit: float, time_limit: float, workers: int) -> tuple[bool, fl
 
 
 def load() -> str:
-    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return ", ".join(f"{x:.2f}" for x in load_average() or [])
 
 
 def main() -> int:
@@ -68,8 +75,14 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="3 target seeds, 1 scaling seed, 20 s")
     parser.add_argument("--target-only", action="store_true", help="only the 6 x 4 target")
     parser.add_argument("--output", default=str(ROOT / "benchmarks/results/evolving_cpsat_scaling.md"), help="Markdown")
+    add_record_arguments(parser, ROOT / "benchmarks" / "results")
     args = parser.parse_args()
     target_seeds, seeds, limit_s = (3, 1, 20.0) if args.quick else (10, args.seeds, args.time_limit)
+    apps, stages = 6, 4
+    if args.smoke:  # a tiny target, no scaling: checks the script and its record
+        target_seeds, apps, stages, args.target_only, args.output = 1, 3, 2, True, ""
+    started = start_record()
+    record: dict = {"target": {"applications": apps, "stages": stages, "runs": []}, "scaling": None}
     out = [
         "# cpsat scaling",
         "",
@@ -84,7 +97,18 @@ def main() -> int:
         "|---|---:|---:|---:|---:|---:|---|",
     ]
     for key, limit in LIMITS.items():
-        runs = [solve(instance(6, 4, s), limit, 60, args.workers) for s in range(target_seeds)]
+        runs = [solve(instance(apps, stages, s), limit, 60, args.workers) for s in range(target_seeds)]
+        record["target"]["runs"] += [
+            {
+                "stretch_limit": key,
+                "seed": s,
+                "proven": r[0],
+                "seconds": r[1],
+                "cpu_seconds": r[2],
+                "proof_seconds": r[3],
+            }
+            for s, r in enumerate(runs)
+        ]
         times = [t for _, t, _, _ in runs]
         cpus = [c for _, _, c, _ in runs]
         proofs = [p for _, _, _, p in runs]
@@ -94,15 +118,19 @@ def main() -> int:
         )
         print(out[-1], file=sys.stderr)
     if not args.target_only:
-        out += scaling(seeds, limit_s, args.workers)
+        record["scaling"] = {"seeds": seeds, "time_limit": limit_s, "rows": []}
+        out += scaling(seeds, limit_s, args.workers, record["scaling"]["rows"])
     text = "\n".join(out)
     print(text)
     if args.output:
         Path(args.output).write_text(text + "\n")
+    name = "evolving_cpsat_target" if args.target_only else "evolving_cpsat_scaling"
+    path = write_record(name, record, started=started, parameters=parameters(args), **record_from_args(args))
+    print(f"record {path}", file=sys.stderr)
     return 0
 
 
-def scaling(seeds: int, limit_s: float, workers: int) -> list[str]:
+def scaling(seeds: int, limit_s: float, workers: int, rows: list[dict]) -> list[str]:
     """Section 2: sizes until none is proven; the largest size with every seed proven, per limit."""
     out = [
         "",
@@ -117,6 +145,10 @@ def scaling(seeds: int, limit_s: float, workers: int) -> list[str]:
             for apps in sizes:
                 runs = [solve(instance(apps, stages, s), limit, limit_s, workers) for s in range(seeds)]
                 proven = sum(r[0] for r in runs)
+                rows.append(
+                    {"stages": stages, "applications": apps, "stretch_limit": key, "proven": proven, "seeds": seeds}
+                    | {"max_seconds": max(r[1] for r in runs), "max_cpu_seconds": max(r[2] for r in runs)}
+                )
                 out.append(
                     f"| {stages} | {apps} | {key} | {proven}/{seeds} | {max(r[1] for r in runs):.1f} "
                     f"| {max(r[2] for r in runs):.1f} | {load()} |"

@@ -18,6 +18,8 @@ CBF also against the rigid optimum).  Printed:
 
     .venv/bin/python benchmarks/evolving_optimum.py             # 200 small tests, 100 paper tests, 2 processes
     .venv/bin/python benchmarks/evolving_optimum.py --quick     # 30 and 20
+
+The record ``benchmarks/results/evolving_optimum.json`` holds every test's optima and makespans.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import math
-import os
 import statistics
 import sys
 import time
@@ -33,6 +34,14 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import coschedopt as cs
+from coschedopt.bench.provenance import (
+    add_record_arguments,
+    load_average,
+    parameters,
+    record_from_args,
+    start_record,
+    write_record,
+)
 from coschedopt.evolving.generate import SMALL, random_evolving_instance
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,9 +153,13 @@ def main() -> int:
     parser.add_argument(
         "--output", default=str(ROOT / "benchmarks/results/evolving_optimum.md"), help="Markdown ('' for none)"
     )
+    add_record_arguments(parser, ROOT / "benchmarks" / "results")
     args = parser.parse_args()
     tests, paper_tests = (30, 20) if args.quick else (args.tests, args.paper_tests)
-    before = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    if args.smoke:
+        tests, paper_tests, args.workers, args.time_limit, args.output = 2, 1, 1, 10.0, ""
+    started = start_record()
+    before = ", ".join(f"{x:.2f}" for x in started["load_before"] or [])
     start = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         rows = list(pool.map(solve_small, [(s, args.time_limit) for s in range(tests)]))
@@ -159,7 +172,7 @@ def main() -> int:
         "",
         f"{dt.date.today().isoformat()}, `python benchmarks/evolving_optimum.py"
         f"{' --quick' if args.quick else ''}` ({args.workers} processes, cpsat 1 worker, {args.time_limit:g} s each); "
-        f"load average {before} before, {', '.join(f'{x:.2f}' for x in os.getloadavg())} after; {wall:.0f} s in all.",
+        f"load average {before} before, {', '.join(f'{x:.2f}' for x in load_average() or [])} after; {wall:.0f} s in all.",
         "",
         f"Optimum proven for every stretch limit on {len(proven)}/{tests} small tests (the others are left out "
         f"below); cpsat solve time mean {statistics.mean(seconds):.2f} s, max {max(seconds):.2f} s.",
@@ -193,6 +206,18 @@ def main() -> int:
     if args.output:
         Path(args.output).write_text(text + "\n")
         print(f"wrote {args.output}", file=sys.stderr)
+    results = {
+        "seconds": wall,
+        "limits": {label: limit for label, (_, _, limit) in {**HEURISTICS, **ORDER_METHODS}.items()},
+        "heuristics": list(HEURISTICS),
+        "orders": list(ORDER_METHODS),
+        "small": rows,
+        "paper": paper,
+    }
+    path = write_record(
+        "evolving_optimum", results, started=started, parameters=parameters(args), **record_from_args(args)
+    )
+    print(f"record {path}", file=sys.stderr)
     return 0
 
 

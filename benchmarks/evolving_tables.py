@@ -10,7 +10,9 @@ Printed (and written to ``--output``): both tables beside the paper's with the a
 outside the tolerance, the wall time of the whole reproduction, ``nos``'s mean time per
 test measured again alone in this process (the target: <= 2.5 ms; the paper's Python
 took 24.7 ms), how often compacting ended a whole schedule later than the same variant
-without it, and the load average of the machine before and after.
+without it, and the load average of the machine before and after.  The record
+``benchmarks/results/evolving_tables.json`` holds the same figures as data: every
+method's (min, avg, max) per column beside the paper's, the times and the counts.
 
     .venv/bin/python benchmarks/evolving_tables.py              # 1,000 tests, 2 processes
     .venv/bin/python benchmarks/evolving_tables.py --quick      # 100 tests
@@ -20,16 +22,23 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
-import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import coschedopt as cs
+from coschedopt.bench.provenance import (
+    add_record_arguments,
+    git_commit,
+    load_average,
+    parameters,
+    record_from_args,
+    start_record,
+    write_record,
+)
 from coschedopt.evolving.generate import random_evolving_instance
-from coschedopt.evolving.tables import PAPER_METHODS, markdown, paper_tables
+from coschedopt.evolving.tables import PAPER, PAPER_METHODS, TABLE1, TABLE2, markdown, paper_tables, summarise
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,18 +79,7 @@ def nos_alone(tests: int) -> tuple[float, float]:
 
 
 def load() -> str:
-    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def commit() -> str:
-    try:
-        out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-        dirty = subprocess.run(
-            ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
-        )
-        return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
-    except OSError:
-        return "unknown"
+    return "load average " + ", ".join(f"{x:.2f}" for x in load_average() or [])
 
 
 def main() -> int:
@@ -92,8 +90,12 @@ def main() -> int:
     parser.add_argument(
         "--output", default=str(ROOT / "benchmarks/results/evolving_tables.md"), help="Markdown file ('' for none)"
     )
+    add_record_arguments(parser, ROOT / "benchmarks" / "results")
     args = parser.parse_args()
     tests = 100 if args.quick else args.tests
+    if args.smoke:
+        tests, args.workers, args.output = 4, 1, ""
+    started = start_record()
     before = load()
     start = time.perf_counter()
     chunks = [list(range(w, tests, args.workers)) for w in range(args.workers)]
@@ -111,7 +113,7 @@ def main() -> int:
     lines = [
         f"# Klein & Pérez, Tables 1 and 2: {tests} tests",
         "",
-        f"{dt.date.today().isoformat()}, commit {commit()}, `python benchmarks/evolving_tables.py"
+        f"{dt.date.today().isoformat()}, commit {(git_commit(ROOT) or 'unknown')[:7]}, `python benchmarks/evolving_tables.py"
         f"{' --quick' if args.quick else '' if tests == 1000 else f' --tests {tests}'}` ({args.workers} processes); "
         f"{before} before, {after} after.",
         "",
@@ -132,6 +134,24 @@ def main() -> int:
         lines.append("")
     text = "\n".join(lines)
     print(text)
+    summaries = {
+        m: {c.key: {"ours": summarise(records[m], c), "paper": PAPER[m][c.key]} for c in (*TABLE1, *TABLE2)}
+        for m in PAPER_METHODS
+    }
+    results = {
+        "tests": tests,
+        "seconds": wall,
+        "nos_tests": min(tests, 200),
+        "nos_wall_ms": nos_ms,
+        "nos_cpu_ms": nos_cpu,
+        "compacting_later": later,
+        "columns": {c.key: {"title": c.title, "kind": c.kind} for c in (*TABLE1, *TABLE2)},
+        "methods": summaries,
+    }
+    path = write_record(
+        "evolving_tables", results, started=started, parameters=parameters(args), **record_from_args(args)
+    )
+    print(f"record {path}", file=sys.stderr)
     if args.output:
         Path(args.output).write_text(text + "\n")
         print(f"wrote {args.output}", file=sys.stderr)

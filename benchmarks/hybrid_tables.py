@@ -27,12 +27,20 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import coschedopt as cs
+from coschedopt.bench.provenance import (
+    add_record_arguments,
+    git_commit,
+    load_average,
+    parameters,
+    record_from_args,
+    start_record,
+    write_record,
+)
 from coschedopt.hybrid import best_lower_bound
 from coschedopt.hybrid.generate import random_hybrid_instance
 from coschedopt.hybrid.swdual import table_2_2, table_2_4
@@ -48,15 +56,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def load() -> str:
-    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def commit() -> str:
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
-        return out.stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+    return "load average " + ", ".join(f"{x:.2f}" for x in load_average() or [])
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:
@@ -68,17 +68,24 @@ def progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def section_exact(quick: bool, compare: bool) -> str:
+def section_exact(quick: bool, compare: bool, data: dict, smoke: bool = False) -> str:
     sizes = ((30, range(3)), (50, range(2))) if quick else ((30, range(5)), (50, range(5)))
+    if smoke:
+        sizes = ((10, range(1)),)
+    data["exact"] = []
     out = [f"### Exact target: colgen, m = 8, k = 2 ({load()} at start)", ""]
     rows, times = [], {}
     for n, seeds in sizes:
         for seed in seeds:
             inst = random_hybrid_instance(n, 8, 2, seed=seed)
-            start_load = os.getloadavg()[0]
+            start_load = (load_average() or [float("nan")])[0]
             res = cs.solve(inst, "colgen", time_limit=600, workers=1)
             times.setdefault(n, []).append(res.runtime)
             st = res.stats
+            data["exact"].append(
+                {"n": n, "seed": seed, "status": str(res.status), "optimum": res.objective, "seconds": res.runtime}
+                | {"load": start_load}
+            )
             rows.append(
                 [
                     str(n),
@@ -117,6 +124,7 @@ def section_exact(quick: bool, compare: bool) -> str:
     if compare:
         out += ["", "Generic models at n = 30 (60 s limit, one worker):", ""]
         crows = []
+        data["compare"] = []
         for seed in range(3 if quick else 5):
             inst = random_hybrid_instance(30, 8, 2, seed=seed)
             for name, opts in (("cpsat", {"workers": 1}), ("milp", {})):
@@ -131,19 +139,24 @@ def section_exact(quick: bool, compare: bool) -> str:
                         f"{res.runtime:.1f}",
                     ]
                 )
+                data["compare"].append(
+                    {"seed": seed, "method": name, "status": str(res.status), "makespan": res.objective}
+                    | {"bound": res.lower_bound, "seconds": res.runtime}
+                )
                 progress(f"compare seed={seed} {name}: {res.status} in {res.runtime:.1f} s")
         out.append(table(["seed", "method", "status", "makespan", "bound", "seconds"], crows))
     out.append(f"\n({load()} at the end)")
     return "\n".join(out)
 
 
-def section_speed(quick: bool, repeats: int) -> str:
+def section_speed(quick: bool, repeats: int, data: dict) -> str:
     out = [f"### dual2 on n = 100,000, m = 512, k = 32 ({load()} at start)", ""]
     t0 = time.perf_counter()
     inst = random_hybrid_instance(100_000, 512, 32, seed=0)
     gen = time.perf_counter() - t0
     cs.solve(random_hybrid_instance(2000, 16, 4, seed=0), "dual2")  # compile the loops once
     rows = []
+    data["speed"] = {"generate_s": gen, "runs": []}
     for label, opts in (("paper lists", {}), ("LPT lists", {"list_order": "lpt"})):
         runs = []
         for _ in range(2 if quick else repeats):
@@ -160,6 +173,7 @@ def section_speed(quick: bool, repeats: int) -> str:
                 str(res.stats["probes"]),
             ]
         )
+        data["speed"]["runs"].append({"lists": label, "seconds": runs, "makespan": res.objective})
         progress(f"speed {label}: median {statistics.median(runs):.3f} s")
     out.append(table(["lists", "median s", "min s", "calls", "makespan", "lower bound", "probes"], rows))
     out.append(f"\nInstance generation: {gen:.2f} s (not included). ({load()} at the end)")
@@ -170,7 +184,7 @@ def _ratio_rows(ratios: dict[str, list[float]]) -> list[list[str]]:
     return [[name, str(len(v)), f"{statistics.fmean(v):.4f}", f"{max(v):.4f}"] for name, v in ratios.items()]
 
 
-def section_ratios(quick: bool) -> str:
+def section_ratios(quick: bool, data: dict) -> str:
     out = [f"### Ratios of the approximations and heuristics ({load()} at start)", ""]
     seeds = range(2) if quick else range(5)
     to_opt: dict[str, list[float]] = {name: [] for name, _ in HEURISTICS}
@@ -219,11 +233,13 @@ def section_ratios(quick: bool) -> str:
     ]
     out.append(table(["method", *[f"n = {n}" for n in grid_n]], rows))
     out.append(f"\n({load()} at the end)")
+    data["ratios"] = {"to_optimum": to_opt, "to_bound": to_lb, "by_n": {f"{k[0]}@{k[1]}": v for k, v in by_n.items()}}
     return "\n".join(out)
 
 
-def section_swdual(quick: bool) -> str:
+def section_swdual(quick: bool, data: dict) -> str:
     seeds = range(2) if quick else range(5)
+    data["table_2_2"], data["table_2_4"] = table_2_2(seeds), table_2_4(seeds)
     out = [f"### SWDUAL simulated beside the thesis (seeds {list(seeds)}, {load()} at start)", ""]
     rows = [
         [
@@ -235,7 +251,7 @@ def section_swdual(quick: bool) -> str:
             f"{r['lower_bound']:.2f}",
             "–" if r["paper_s"] is None else f"{r['dual2'] / r['paper_s']:.3f}",
         ]
-        for r in table_2_2(seeds)
+        for r in data["table_2_2"]
     ]
     out += ["Table 2.2 (UniProt, 40 queries), seconds:", ""]
     out.append(table(["workers", "mix", "thesis", "dual2", "heft", "lower bound", "dual2 / thesis"], rows))
@@ -250,7 +266,7 @@ def section_swdual(quick: bool) -> str:
             f"{r['lower_bound']:.2f}",
             f"{r['dual2'] / r['paper_s']:.3f}",
         ]
-        for r in table_2_4(seeds)
+        for r in data["table_2_4"]
     ]
     out += ["", "Table 2.4 (40 queries), seconds and GCUPS:", ""]
     out.append(
@@ -278,21 +294,27 @@ def main() -> int:
     parser.add_argument("--compare", action="store_true", help="exact: also the generic models at n = 30")
     parser.add_argument("--repeats", type=int, default=5, help="speed: calls per variant (default 5)")
     parser.add_argument("--out", default=str(RESULTS / "hybrid_tables.md"), help="Markdown file ('-': stdout only)")
+    add_record_arguments(parser, RESULTS)
     args = parser.parse_args()
+    if args.smoke:  # colgen on one n = 10 instance: checks the script and its record
+        args.only, args.compare, args.out = "exact", False, "-"
+    started = start_record()
+    data: dict = {}
     parts = [
-        f"## hybrid tables ({time.strftime('%Y-%m-%d %H:%M')}, commit {commit()}, {os.cpu_count()} cores"
+        f"## hybrid tables ({time.strftime('%Y-%m-%d %H:%M')}, commit {(git_commit() or 'unknown')[:7]}, "
+        f"{os.cpu_count()} cores"
         f"{', --quick' if args.quick else ''})",
         "",
     ]
     for name in args.only.split(","):
         if name == "exact":
-            parts.append(section_exact(args.quick, args.compare))
+            parts.append(section_exact(args.quick, args.compare, data, args.smoke))
         elif name == "speed":
-            parts.append(section_speed(args.quick, args.repeats))
+            parts.append(section_speed(args.quick, args.repeats, data))
         elif name == "ratios":
-            parts.append(section_ratios(args.quick))
+            parts.append(section_ratios(args.quick, data))
         elif name == "swdual":
-            parts.append(section_swdual(args.quick))
+            parts.append(section_swdual(args.quick, data))
         else:
             parser.error(f"unknown section {name!r}")
         parts.append("")
@@ -301,6 +323,8 @@ def main() -> int:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text("\n".join(parts) + "\n")
         progress(f"wrote {args.out}")
+    path = write_record("hybrid_tables", data, started=started, parameters=parameters(args), **record_from_args(args))
+    progress(f"record {path}")
     return 0
 
 

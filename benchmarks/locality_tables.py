@@ -25,15 +25,22 @@ with the date, the commit, the command and the load average (``uptime``) before 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import coschedopt as cs
+from coschedopt.bench.provenance import (
+    add_record_arguments,
+    git_commit,
+    load_average,
+    parameters,
+    record_from_args,
+    start_record,
+    write_record,
+)
 from coschedopt.core import write_json
 from coschedopt.locality import CONSTRAINTS
 from coschedopt.locality.generate import RECORDS_DIR, random_locality_instance
@@ -46,16 +53,7 @@ PARTS = ("exact", "largest", "ratios", "search", "records")
 
 
 def load() -> str:
-    return os.popen("uptime").read().strip()
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+    return "load average " + ", ".join(f"{x:.2f}" for x in load_average() or [])
 
 
 def progress(text: str) -> None:
@@ -73,6 +71,8 @@ def md_table(headers: list[str], rows: list[list]) -> str:
 
 def part_exact(args: argparse.Namespace) -> tuple[str, dict]:
     ns, seeds = ((8, 16), (0, 1)) if args.quick else ((8, 12, 16), (0, 1, 2, 3, 4))
+    if args.smoke:
+        ns, seeds = (6,), (0,)
     runs = []
     for n in ns:
         for seed in seeds:
@@ -299,24 +299,30 @@ def main() -> int:
     parser.add_argument("--search-seconds", type=float, default=600.0, help="search budget (default 600)")
     parser.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
     parser.add_argument("--save-records", action="store_true", help="write the search records into the package")
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    add_record_arguments(parser, RESULTS)
     args = parser.parse_args()
+    if args.smoke:  # the exact part on one small job set per constraint
+        args.parts, args.quick = ["exact"], True
+    args.out = args.results_dir
     cs.solve(random_locality_instance(4, 8, 2), "cpsat", workers=1)  # import OR-Tools before any timing
     for part in args.parts:
+        started = start_record()
         before, start = load(), time.perf_counter()
         text, data = globals()[f"part_{part}"](args)
         after = load()
         head = (
             f"## locality: {part}{' (quick)' if args.quick else ''}\n\n"
-            f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit()}, "
+            f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {(git_commit() or 'unknown')[:7]}, "
             f"`python benchmarks/locality_tables.py {' '.join(sys.argv[1:])}`, "
             f"{time.perf_counter() - start:.0f} s  \nload before: `{before}`  \nload after: `{after}`\n\n"
         )
         print(head + text + "\n")
-        suffix = "_quick" if args.quick else ""
+        suffix = ".smoke" if args.smoke else "_quick" if args.quick else ""
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / f"locality_{part}{suffix}.md").write_text(head + text + "\n", encoding="utf-8")
-        write_json(args.out / f"locality_{part}{suffix}.json", {"load_before": before, "load_after": after, **data})
+        name = f"locality_{part}{'_quick' if args.quick and not args.smoke else ''}"
+        path = write_record(name, data, started=started, parameters=parameters(args), **record_from_args(args))
+        progress(f"record {path}")
     return 0
 
 

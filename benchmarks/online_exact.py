@@ -11,24 +11,34 @@ printed with the table.
 
     python benchmarks/online_exact.py                 # 10 seeds
     python benchmarks/online_exact.py --quick         # 2 seeds
+
+Every solve's status and time go to the record ``benchmarks/results/online_exact.json``
+(``online_exact_load1.5.json`` for ``--load 1.5``).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import os
 import statistics
-import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
 import coschedopt as cs
+from coschedopt.bench.provenance import (
+    add_record_arguments,
+    load_average,
+    parameters,
+    record_from_args,
+    start_record,
+    write_record,
+)
 from coschedopt.core import Status
 from coschedopt.online import OBJECTIVES
 from coschedopt.online.generate import random_instance
 
 TARGET_S = 10.0
+RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def main() -> None:
@@ -40,13 +50,18 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers")
     parser.add_argument("--load", type=float, default=0.9, help="offered load of the releases (default 0.9)")
     parser.add_argument("--out", type=Path, default=None, help="append the table to this file")
+    add_record_arguments(parser, RESULTS)
     args = parser.parse_args()
     seeds = range(2 if args.quick else args.seeds)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    if args.smoke:
+        seeds, args.tasks, args.out = range(1), 5, None
+    started = start_record()
+    commit = (started["git_commit"] or "unknown")[:7]
+    runs = []
     lines = [
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit}: n = {args.tasks}, m = {args.processors}, "
         f"load {args.load}, seeds 0..{len(seeds) - 1}, CP-SAT workers {args.workers}",
-        f"uptime before: {os.getloadavg()}",
+        f"load average before: {started['load_before']}",
         "",
         "| objective | method | proven | median (s) | max (s) | target <= 10 s | optima agree |",
         "|---|---|---|---|---|---|---|",
@@ -64,6 +79,11 @@ def main() -> None:
             if a.status is b.status is Status.OPTIMAL
         )
         for name, res in results.items():
+            runs += [
+                {"objective": objective, "method": name, "seed": seed, "status": str(r.status), "seconds": r.runtime}
+                | {"value": r.objective}
+                for seed, r in zip(seeds, res, strict=True)
+            ]
             times = [r.runtime for r in res]
             proven = sum(r.status is Status.OPTIMAL for r in res)
             ok = proven == len(res) and max(times) <= TARGET_S
@@ -73,11 +93,14 @@ def main() -> None:
             )
             lines.append(row)
             print(row, flush=True)
-    lines.append(f"uptime after: {os.getloadavg()}")
+    lines.append(f"load average after: {load_average()}")
     print(lines[-1])
     if args.out:
         with args.out.open("a", encoding="utf-8") as fh:
             fh.write("\n".join(lines) + "\n\n")
+    name = "online_exact" if args.load == 0.9 else f"online_exact_load{args.load:g}"
+    path = write_record(name, runs, started=started, parameters=parameters(args), **record_from_args(args))
+    print(f"record {path}")
 
 
 if __name__ == "__main__":

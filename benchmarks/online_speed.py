@@ -18,12 +18,19 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import coschedopt as cs
+from coschedopt.bench.provenance import (
+    add_record_arguments,
+    load_average,
+    parameters,
+    record_from_args,
+    start_record,
+    write_record,
+)
 from coschedopt.online import OnlineInstance
 from coschedopt.online.method_c import method_c_instance
 from coschedopt.online.simulators.policies import simulate
@@ -37,6 +44,7 @@ CURIE = {
     "gspt-rr": {"dedicated": 10, "c": 0.8},
 }
 TARGET_S = 5.0
+RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def closest_instance(trace: str, tasks: int, seeds: range, processors: int | None) -> OnlineInstance:
@@ -68,36 +76,50 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--processors", type=int, default=160, help="processors (0: Method C's m/Q)")
     parser.add_argument("--out", type=Path, default=None, help="append the table to this file")
+    add_record_arguments(parser, RESULTS)
     args = parser.parse_args()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    if args.quick:
+    started = start_record()
+    commit = (started["git_commit"] or "unknown")[:7]
+    if args.smoke:  # no trace needed: a small random instance checks the script and its record
+        from coschedopt.online.generate import random_instance
+
+        instance, repeats, args.out = random_instance(200, 16, seed=0), 1, None
+    elif args.quick:
         instance, repeats = method_c_instance("kth-sp2", seed=0), 1
     else:
         instance, repeats = closest_instance("curie", 70215, range(20), args.processors or None), args.repeats
     lines = [
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit}, {os.uname().nodename}",
         f"instance {instance.name}: n = {instance.n}, m = {instance.processors}, load {instance.offered_load():.2f}",
-        f"uptime before: {os.getloadavg()}",
+        f"load average before: {started['load_before']}",
         "",
         "| policy | simulate min (s) | median (s) | tasks/s | solve() median (s) | target <= 5 s |",
         "|---|---|---|---|---|---|",
     ]
     print("\n".join(lines), flush=True)
+    runs = []
     for policy in POLICIES:
         options = CURIE.get(policy, {})
         sim, full = measure(instance, policy, options, repeats)
+        runs.append({"policy": policy, "options": options, "simulate_s": sim, "solve_s": full})
         row = (
             f"| {policy} | {min(sim):.2f} | {statistics.median(sim):.2f} | {instance.n / min(sim):,.0f} "
             f"| {statistics.median(full):.2f} | {'met' if min(sim) <= TARGET_S else 'MISSED'} |"
         )
         lines.append(row)
         print(row, flush=True)
-    tail = f"uptime after: {os.getloadavg()}"
+    tail = f"load average after: {load_average()}"
     lines.append(tail)
     print(tail)
     if args.out:
         with args.out.open("a", encoding="utf-8") as fh:
             fh.write("\n".join(lines) + "\n\n")
+    results = {
+        "instance": {"name": instance.name, "tasks": instance.n, "processors": instance.processors},
+        "runs": runs,
+    }
+    path = write_record("online_speed", results, started=started, parameters=parameters(args), **record_from_args(args))
+    print(f"record {path}")
 
 
 if __name__ == "__main__":

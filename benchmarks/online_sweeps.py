@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
-import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -26,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from coschedopt.bench.provenance import add_record_arguments, parameters, record_from_args, start_record, write_record
 from coschedopt.online.method_c import method_c_instance
 from coschedopt.online.metrics import objective_values
 from coschedopt.online.report import sweep_figure
@@ -35,12 +34,20 @@ from coschedopt.online.trends import trend_1
 
 GRIDS = {"curie": (range(1, 11), range(1, 11)), "llnl-thunder": (range(1, 11), range(1, 6))}
 QUICK = {"curie": ((1, 4, 7, 10), (1, 4, 7, 10)), "llnl-thunder": ((1, 4, 7, 10), (1, 3, 5))}
+SMOKE = {"curie": ((1, 2), (1, 2)), "llnl-thunder": ((1, 2), (1, 2))}
+#: --smoke reads the trace excerpts shipped with the tests, one-day windows
+EXCERPTS = {
+    "curie": Path(__file__).resolve().parents[1] / "tests/data/traces/CEA-Curie-2011-2.1-cln-first3000.swf.gz",
+    "llnl-thunder": Path(__file__).resolve().parents[1] / "tests/data/traces/LLNL-Thunder-2007-1.1-cln-first300.swf.gz",
+}
 
 
-def sweep_instance(job: tuple[str, int, tuple[int, ...], tuple[int, ...]]) -> list[dict]:
+def sweep_instance(job: tuple[str, int, tuple[int, ...], tuple[int, ...], bool]) -> list[dict]:
     """Every (m_d, τ) of SPT-RD on one instance: ΣS, ΣF, redirections, wasted share."""
-    trace, seed, mds, taus = job
-    inst = method_c_instance(trace, seed=seed)
+    trace, seed, mds, taus, smoke = job
+    inst = (
+        method_c_instance(EXCERPTS[trace], window_days=1, seed=seed) if smoke else method_c_instance(trace, seed=seed)
+    )
     rows = []
     for md in mds:
         for tau in taus:
@@ -80,19 +87,24 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="2 instances per trace, a 4 x 4 (3) grid")
     parser.add_argument("--instances", type=int, default=20)
     parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/online"))
+    parser.add_argument("--out", type=Path, default=None, help="tables and figures (default RESULTS_DIR/online)")
+    add_record_arguments(parser, Path(__file__).resolve().parent / "results")
     args = parser.parse_args()
     grids = QUICK if args.quick else {k: (tuple(a), tuple(b)) for k, (a, b) in GRIDS.items()}
     seeds = range(2 if args.quick else args.instances)
-    jobs = [(trace, seed, *grids[trace]) for trace in grids for seed in seeds]
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    start, load = time.perf_counter(), os.getloadavg()
+    if args.smoke:
+        grids, seeds, args.processes = SMOKE, range(1), 1
+    args.out = args.out or args.results_dir / "online"
+    jobs = [(trace, seed, *grids[trace], args.smoke) for trace in grids for seed in seeds]
+    started = start_record()
+    commit, load = (started["git_commit"] or "unknown")[:7], started["load_before"]
+    start = time.perf_counter()
     with get_context("spawn").Pool(args.processes) as pool:
         rows = [r for part in pool.imap_unordered(sweep_instance, jobs) for r in part]
     seconds = time.perf_counter() - start
     rows.sort(key=lambda r: (r["trace"], r["seed"], r["dedicated"], r["tau"]))
     args.out.mkdir(parents=True, exist_ok=True)
-    suffix = "-quick" if args.quick else ""
+    suffix = "-smoke" if args.smoke else "-quick" if args.quick else ""
     with (args.out / f"online_sweeps{suffix}.csv").open("w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
@@ -109,6 +121,10 @@ def main() -> None:
     print(text)
     with (args.out / f"online_sweeps{suffix}.md").open("a", encoding="utf-8") as fh:
         fh.write(text + "\n")
+    results = {"seconds": seconds, "trend_1": {"verdict": verdict.verdict, "evidence": verdict.evidence}, "rows": rows}
+    name = "online_sweeps_quick" if args.quick and not args.smoke else "online_sweeps"
+    path = write_record(name, results, started=started, parameters=parameters(args), **record_from_args(args))
+    print(f"record {path}")
 
 
 if __name__ == "__main__":

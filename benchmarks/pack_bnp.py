@@ -1,7 +1,8 @@
 """Benchmark of the exact ``branch-and-price`` pack method (issue 3).
 
 Three parts, each printing one line per instance and all written to Markdown
-(``--out``, default ``benchmarks/results/bnp.md``) with the raw rows as JSON beside it:
+(``--out``, default ``benchmarks/results/bnp.md``) with the raw rows in the record
+``benchmarks/results/pack_bnp.json`` beside it (saved after every instance):
 
 * ``ilp``: time to proven optimality of ``branch-and-price`` against the ILP of
   Theorem 4 (``ilp``, with ``--ilp-time-limit``) on random instances, n = 8..14,
@@ -20,10 +21,10 @@ Example (the full run of the report; hours on a 2-core machine)::
 
     nice .venv/bin/python benchmarks/pack_bnp.py --seeds 0 1 2 --time-limit 600
 
-The report's rows are kept in ``benchmarks/results/bnp.json`` (the parts were run
-as separate commands, listed at the top of the report, and their row files
-concatenated); ``--report-only benchmarks/results/bnp.json --commands ...``
-rebuilds the Markdown from them.
+The report's rows are kept in the record ``benchmarks/results/pack_bnp.json`` (the parts
+were run as separate commands, listed at the top of the report and in the record, and
+their row files concatenated); ``--report-only benchmarks/results/pack_bnp.json --commands ...``
+rebuilds the Markdown from them (a record or a plain list of rows).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import time
 from pathlib import Path
 
 import coschedopt as cs
+from coschedopt.bench.provenance import add_record_arguments, parameters, record_from_args, start_record, write_record
 from coschedopt.pack.generate import (
     random_pack_instance,
     random_three_partition_yes,
@@ -46,6 +48,8 @@ from coschedopt.pack.generate import (
     workload_iii,
 )
 from coschedopt.pack.heuristics import HEURISTICS
+
+RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def log(msg: str) -> None:
@@ -315,21 +319,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--triplets", nargs="+", type=int, default=[20, 50, 100], help="3-PARTITION sizes m (3m tasks)")
     ap.add_argument("--bound", type=int, default=1000, help="3-PARTITION B (= p)")
     ap.add_argument("--no-heuristics", action="store_true", help="skip the heuristic gap table")
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/bnp.md"))
+    ap.add_argument("--out", type=Path, default=None, help="Markdown report (default RESULTS_DIR/bnp.md)")
     ap.add_argument("--report-only", nargs="+", type=Path, help="only rebuild the Markdown from these JSON row files")
     ap.add_argument("--commands", nargs="+", help="the commands to quote in the report (with --report-only)")
+    add_record_arguments(ap, RESULTS)
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.parts, args.triplets, args.seeds, args.time_limit = ["3part"], [2], [0], 10.0
+    if args.out is None:
+        args.out = args.results_dir / ("bnp.smoke.md" if args.smoke else "bnp.md")
     rows: list = []
     if args.report_only:
         for f in args.report_only:
-            rows += json.loads(f.read_text())
+            data = json.loads(f.read_text())
+            rows += data["results"] if isinstance(data, dict) else data
         args.out.write_text(markdown(rows, args))
         log(f"written {args.out}")
         return 0
-    raw = args.out.with_suffix(".json")
+    started = start_record()
     args.out.parent.mkdir(parents=True, exist_ok=True)
+
+    def save() -> Path:
+        return write_record("pack_bnp", rows, started=started, parameters=parameters(args), **record_from_args(args))
+
     # rows are saved after every instance: a long run stopped early keeps what it measured
-    args.save = lambda: raw.write_text(json.dumps(rows, indent=1))
+    args.save = save
     for part in args.parts:
         if part == "ilp":
             part_ilp(args, rows)
@@ -337,8 +351,7 @@ def main(argv: list[str] | None = None) -> int:
             part_three_partition(args, rows)
         else:
             part_workload(args, rows, part)
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        raw.write_text(json.dumps(rows, indent=1))
+        raw = save()
         args.out.write_text(markdown(rows, args))
     log(f"\nwritten {args.out} and {raw}")
     return 0

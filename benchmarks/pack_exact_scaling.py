@@ -18,10 +18,13 @@ import argparse
 import math
 import sys
 import time
+from pathlib import Path
 
 import coschedopt as cs
+from coschedopt.bench.provenance import add_record_arguments, parameters, record_from_args, start_record, write_record
 from coschedopt.pack.generate import random_pack_instance
 
+RESULTS = Path(__file__).resolve().parent / "results"
 METHODS = ("ilp", "ilp-cbc", "enumerate")
 ILP_METHODS = ("ilp", "ilp-cbc")
 
@@ -38,7 +41,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument(
         "--symmetry-breaking", action="store_true", help="add the ILP's symmetry-breaking cuts (default: paper's ILP)"
     )
+    add_record_arguments(ap, RESULTS)
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.n_min, args.n_max, args.time_limit = 4, 4, 10.0
     if not 1 <= args.n_min <= args.n_max:
         ap.error(f"need 1 <= --n-min <= --n-max, got {args.n_min} and {args.n_max}")
     if not 1 <= args.k <= args.processors:
@@ -56,8 +62,22 @@ def cell(res: cs.Result) -> str:
     return text
 
 
+def result_row(res: cs.Result | str) -> dict:
+    """A method's outcome as data: status, seconds, cost, bound and gap, or why it was refused."""
+    if isinstance(res, str):
+        return {"refused": res}
+    return {
+        "status": res.status.value,
+        "runtime": res.runtime,
+        "objective": res.objective,
+        "lower_bound": res.lower_bound,
+        "gap": res.gap,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    started = start_record()
     p, k = args.processors, args.k
     print(
         f"# exact pack methods, p = {p}, k = {k}, seed = {args.seed}, time limit {args.time_limit:g}s per method"
@@ -67,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     width = 32
     print(f"{'n':>3} | " + " | ".join(f"{m:<{width}}" for m in args.methods) + " | optimum      | agree", flush=True)
     disagreements = 0
+    rows = []
     for n in range(args.n_min, args.n_max + 1):
         inst = random_pack_instance(n, p, k, seed=100 * args.seed + n)
         results: dict[str, cs.Result | str] = {}
@@ -94,6 +115,18 @@ def main(argv: list[str] | None = None) -> int:
         else:
             optimum, verdict = f"{'?':<12}", "-"
         print(f"{n:>3} | " + " | ".join(f"{c:<{width}}" for c in cells) + f" | {optimum} | {verdict}", flush=True)
+        rows.append(
+            {
+                "n": n,
+                "methods": {m: result_row(results[m]) for m in args.methods},
+                "optimum": optimal[0].objective if optimal else None,
+                "agree": verdict,
+            }
+        )
+    path = write_record(
+        "pack_exact_scaling", rows, started=started, parameters=parameters(args), **record_from_args(args)
+    )
+    print(f"# record {path}")
     if disagreements:
         print(f"# {disagreements} instance(s) where proven optima disagree", file=sys.stderr)
         return 1

@@ -10,7 +10,9 @@ random 60-task instance, p = 32, k = 5, about 19 000 columns).  Each figure is t
 median over ``--repeat`` runs, after one warm-up run (which loads the numba cache).
 Both codes return the same values (tests/pack/bnp/test_kernels.py).
 
-    .venv/bin/python benchmarks/pack_kernels.py --out benchmarks/results/kernels.md
+    .venv/bin/python benchmarks/pack_kernels.py
+
+writes the record ``benchmarks/results/pack_kernels.json`` (``--out FILE`` also a Markdown table).
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
+from coschedopt.bench.provenance import add_record_arguments, parameters, record_from_args, start_record, write_record
 from coschedopt.pack.exact.bnp import kernels
 from coschedopt.pack.exact.bnp.enumeration import enumerate_level
 from coschedopt.pack.exact.bnp.knapsack import best_set_at_level, knapsack_values
 from coschedopt.pack.exact.bnp.levels import LevelTable
 from coschedopt.pack.generate import random_pack_instance, workload_iii
+
+RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def timed(fn, repeat: int) -> float:
@@ -67,7 +72,10 @@ def workload_cases(k: int, repeat: int):
     yield name, "cheapest level, 1000 sets", compare(lambda: [table.min_level(s) for s in sets], repeat)
 
 
-def cases(repeat: int):
+def cases(repeat: int, smoke: bool = False):
+    if smoke:  # one kernel, to check the script
+        yield next(workload_cases(16, repeat))
+        return
     yield from workload_cases(16, repeat)
     yield from workload_cases(32, repeat)
     inst = random_pack_instance(60, 32, 5, seed=3)
@@ -86,15 +94,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--out", type=Path, default=None, help="Markdown report (printed in any case)")
+    add_record_arguments(ap, RESULTS)
     args = ap.parse_args(argv)
     if not kernels.COMPILED:
         ap.error("numba is not installed: there are no compiled kernels to measure")
+    if args.smoke:
+        args.repeat = 1
+    started = start_record()
+    rows = []
     lines = [
         "| instance | operation | compiled ms | reference ms | speed-up |",
         "|---|---|---:|---:|---:|",
     ]
     print(lines[0], flush=True)
-    for name, what, (fast, ref) in cases(args.repeat):
+    for name, what, (fast, ref) in cases(args.repeat, args.smoke):
+        rows.append({"instance": name, "operation": what, "compiled_s": fast, "reference_s": ref})
         lines.append(f"| {name} | {what} | {fast * 1e3:.2f} | {ref * 1e3:.2f} | {ref / fast:.1f}x |")
         print(lines[-1], flush=True)
     if args.out:
@@ -105,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
             "# Compiled pricing kernels against the numpy/Python reference\n\n"
             f"Measured by\n\n{cmd}\n\n(median of the runs, one process, 2-core machine)\n\n" + "\n".join(lines) + "\n"
         )
+    path = write_record("pack_kernels", rows, started=started, parameters=parameters(args), **record_from_args(args))
+    print(f"# record {path}")
     return 0
 
 

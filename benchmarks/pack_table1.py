@@ -7,7 +7,7 @@ without preemption on a shared machine) is printed in milliseconds, with the pap
 figure and the ratio ours / paper.  The registered functions are called directly (no
 ``solve()``: no re-validation, no cost recomputation); ``--via-solve`` adds the same
 statistic through ``coschedopt.solve`` (which validates the schedule and recomputes
-its cost).  ``--json`` keeps both statistics.
+its cost).  The record ``benchmarks/results/pack_table1.json`` keeps both statistics.
 
 Instances: ``coschedopt.pack.generate.workload_i/ii/iii`` when they exist (measured
 lilac-threads profiles for Workload-I, the paper's synthetic model for II and III),
@@ -19,17 +19,15 @@ machine or language its times come from; the figures here depend on the load of 
 machine, printed at the top.
 
     nice .venv/bin/python benchmarks/pack_table1.py
-    .venv/bin/python benchmarks/pack_table1.py --repeats 50 --via-solve --json results/pack_table1.json
+    .venv/bin/python benchmarks/pack_table1.py --repeats 50 --via-solve
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 import coschedopt as cs
+from coschedopt.bench.provenance import add_record_arguments, parameters, record_from_args, start_record, write_record
 from coschedopt.pack import generate
 from coschedopt.pack.heuristics import HEURISTIC_FUNCTIONS, HEURISTICS
 from coschedopt.pack.instance import PackInstance
@@ -52,6 +51,7 @@ PAPER_MS = {
     "random-proc-9": (0.47, 2.26, 39.54),
 }
 
+RESULTS = Path(__file__).resolve().parent / "results"
 WORKLOADS = ("Workload-I", "Workload-II", "Workload-III")
 #: (n, p, default k, the k of --k-sweep)
 SIZES = {
@@ -102,12 +102,14 @@ def main(argv: list[str] | None = None) -> int:
         default="median",
         help="statistic printed (default median; min shows the cost without preemption on a shared machine)",
     )
-    ap.add_argument("--json", metavar="FILE", help="also write the measurements as JSON")
+    add_record_arguments(ap, RESULTS)
     args = ap.parse_args(argv)
     if args.repeats < 1:
         ap.error("--repeats must be >= 1")
-
-    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    if args.smoke:
+        args.repeats = 1
+    started = start_record()
+    load = started["load_before"] or [float("nan")] * 3
     print(
         f"# {platform.node()} | {platform.processor() or platform.machine()} | {os.cpu_count()} CPUs | "
         f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} | Python {platform.python_version()} | numpy {np.__version__}"
@@ -167,22 +169,19 @@ def main(argv: list[str] | None = None) -> int:
     slower = [(n, w) for n in HEURISTICS for w in WORKLOADS if results[n][w]["ratio"] > 1]
     print("# cells slower than the paper: " + (", ".join(f"{n} on {w}" for n, w in slower) or "none"))
 
-    if args.json:
-        out = Path(args.json)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        meta = {
-            "stat": args.stat,
-            "repeats": args.repeats,
-            "seed": args.seed,
-            "heuristic_seed": args.heuristic_seed,
-            "k_sweep": args.k_sweep,
-            "load": list(load),
-            "python": platform.python_version(),
-            "numpy": np.__version__,
-            "instances": {w: [i.name for i in instances[w]] for w in WORKLOADS},
-        }
-        out.write_text(json.dumps({"meta": meta, "results": results}, indent=1) + "\n", encoding="utf-8")
-        print(f"# written {out}", file=sys.stderr)
+    meta = {
+        "stat": args.stat,
+        "instances": {w: [i.name for i in instances[w]] for w in WORKLOADS},
+        "paper_ms": {name: dict(zip(WORKLOADS, PAPER_MS[name], strict=True)) for name in HEURISTICS},
+    }
+    path = write_record(
+        "pack_table1",
+        {"meta": meta, "cells": results},
+        started=started,
+        parameters=parameters(args),
+        **record_from_args(args),
+    )
+    print(f"# record {path}")
     return 0
 
 

@@ -1,8 +1,20 @@
-"""What produced a run: package and solver versions, git commit, host, platform, time."""
+"""What produced a run: package and solver versions, git commit, host, platform, time.
+
+Two users: the harness stores :func:`collect_provenance` with every ``bench run``, and
+the scripts of ``benchmarks/`` write their measurements as one JSON *record* each
+(:func:`start_record`, then :func:`write_record`): the command as run, the commit and
+whether the tree was modified, the UTC date, the load average before and after, the
+Python, solver and library versions and the machine, beside the measured results as
+data.  The README's measured figures are rendered from those records
+(``benchmarks/readme.py``), so a figure is typed once, by the run that measured it.
+"""
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
+import json
+import os
 import platform
 import socket
 import subprocess
@@ -21,6 +33,8 @@ RECORDED_DISTRIBUTIONS = (
     "ortools",
     "networkx",
     "numpy",
+    "numba",
+    "scipy",
     "matplotlib",
     "dask",
     "distributed",
@@ -38,9 +52,9 @@ def distribution_versions(names: tuple[str, ...] = RECORDED_DISTRIBUTIONS) -> di
     return out
 
 
-def git_commit(path: Path | None = None) -> str | None:
-    """The commit of the checkout holding ``path`` (the package by default), ``+dirty`` when
-    tracked files are modified; ``None`` when it is not a git checkout or git is missing."""
+def git_state(path: Path | None = None) -> tuple[str | None, bool | None]:
+    """``(commit, dirty)`` of the checkout holding ``path`` (the package by default): dirty when
+    tracked files are modified; ``(None, None)`` when it is not a git checkout or git is missing."""
     where = path if path is not None else Path(__file__).resolve().parent
     try:
         head = subprocess.run(
@@ -54,8 +68,40 @@ def git_commit(path: Path | None = None) -> str | None:
             check=True,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
+        return None, None
+    return head, bool(dirty)
+
+
+def git_commit(path: Path | None = None) -> str | None:
+    """The commit of the checkout holding ``path`` (the package by default), ``+dirty`` when
+    tracked files are modified; ``None`` when it is not a git checkout or git is missing."""
+    head, dirty = git_state(path)
+    if head is None:
         return None
     return f"{head}+dirty" if dirty else head
+
+
+def load_average() -> list[float] | None:
+    """The 1, 5 and 15 minute load averages (``None`` where the OS has none)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
+def machine() -> dict[str, Any]:
+    """The host, platform, logical CPU count and physical memory (bytes, ``None`` if unknown)."""
+    try:
+        memory: int | None = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        memory = None
+    return {
+        "host": socket.gethostname(),
+        "platform": platform.platform(),
+        "processor": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "memory_bytes": memory,
+    }
 
 
 def collect_provenance() -> dict[str, Any]:
@@ -70,3 +116,94 @@ def collect_provenance() -> dict[str, Any]:
         "git_commit": git_commit(),
         "versions": versions,
     }
+
+
+def start_record(argv: list[str] | None = None) -> dict[str, Any]:
+    """What a benchmark record knows when its run starts: the command as run (``sys.argv``
+    by default), the UTC date, the commit and whether tracked files differ from it (the code
+    that runs), and the load average before any work."""
+    commit, dirty = git_state()
+    return {
+        "command": list(sys.argv if argv is None else argv),
+        "date": now_iso(),
+        "git_commit": commit,
+        "dirty": dirty,
+        "load_before": load_average(),
+    }
+
+
+def add_record_arguments(parser: argparse.ArgumentParser, results_dir: Path) -> None:
+    """The options every benchmark script shares: where its record goes, and ``--smoke``
+    (tiny sizes, seconds: checks the script and its record, measures nothing worth quoting)."""
+    group = parser.add_argument_group("record")
+    group.add_argument(
+        "--results-dir",
+        type=Path,
+        default=results_dir,
+        help=f"folder of the record NAME.json and of the script's other outputs (default {results_dir})",
+    )
+    group.add_argument("--record", type=Path, default=None, help="write the JSON record here instead")
+    group.add_argument(
+        "--smoke", action="store_true", help="tiny sizes in seconds; the record is NAME.smoke.json, never quoted"
+    )
+
+
+def record_path(name: str, *, results_dir: Path, record: Path | None = None, smoke: bool = False) -> Path:
+    """Where the record of benchmark ``name`` goes: ``record`` if given, else
+    ``results_dir/NAME.json`` (``NAME.smoke.json`` for a smoke run, so that it never
+    replaces a measurement)."""
+    if record is not None:
+        return Path(record)
+    return Path(results_dir) / (f"{name}.smoke.json" if smoke else f"{name}.json")
+
+
+def write_record(
+    name: str,
+    results: Any,
+    *,
+    started: dict[str, Any],
+    results_dir: Path | None = None,
+    record: Path | None = None,
+    smoke: bool = False,
+    **fields: Any,
+) -> Path:
+    """Write the JSON record of benchmark ``name`` and return its path.
+
+    ``results`` is the run's measurements as data (numbers, rows), ``started`` what
+    :func:`start_record` returned at the start (command, date, commit, load before); the
+    load after, the versions and the machine are taken now.  Extra keyword ``fields`` (e.g. ``parameters``) are
+    stored beside them.  The path is :func:`record_path`'s.
+    """
+    if results_dir is None and record is None:
+        raise ValueError("write_record needs results_dir or record")
+    data = {
+        "name": name,
+        **started,
+        "load_after": load_average(),
+        "ended": now_iso(),
+        "python": sys.version.split()[0],
+        "versions": distribution_versions(),
+        "machine": machine(),
+        "smoke": smoke,
+        **fields,
+        "results": results,
+    }
+    path = record_path(name, results_dir=Path(results_dir or "."), record=record, smoke=smoke)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1, default=_plain) + "\n", encoding="utf-8")
+    return path
+
+
+def _plain(value: Any) -> Any:
+    """JSON for what ``json`` cannot write itself: paths and other objects as their text."""
+    return str(value)
+
+
+def parameters(args: argparse.Namespace) -> dict[str, Any]:
+    """A script's options as data (callables left out), for a record's ``parameters``."""
+    return {k: v for k, v in vars(args).items() if not callable(v)}
+
+
+def record_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``write_record`` keywords given by :func:`add_record_arguments`'s options."""
+    return {"results_dir": args.results_dir, "record": args.record, "smoke": args.smoke}

@@ -1,0 +1,114 @@
+"""The README's measured figures are what the benchmark records give (benchmarks/readme.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+#: the records the README's batch blocks need come from the batch runs, added before merging
+PENDING = {"batch-accasim", "batch-paper", "batch-traces"}
+
+
+def load_readme_module():
+    spec = importlib.util.spec_from_file_location("readme_figures", BENCHMARKS / "readme.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+readme = load_readme_module()
+
+
+def blocks_named(problems: list[str]) -> set[str]:
+    return {p.split(":", 1)[0] for p in problems}
+
+
+def test_check_passes_on_the_repository_readme_except_pending_records():
+    problems = readme.check(ROOT / "README.md", BENCHMARKS / "results")
+    assert blocks_named(problems) <= PENDING, problems
+    assert all("is missing" in p for p in problems), problems
+
+
+def test_a_figure_changed_by_hand_fails_naming_its_block(tmp_path):
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("<!-- figures:pack-ilp -->")
+    end = text.index("<!-- /figures:pack-ilp -->")
+    body = text[start:end]
+    changed = body.replace("n = 5..7", "n = 5..8", 1)
+    assert changed != body
+    copy = tmp_path / "README.md"
+    copy.write_text(text[:start] + changed + text[end:], encoding="utf-8")
+    problems = readme.check(copy, BENCHMARKS / "results")
+    assert "pack-ilp" in blocks_named(problems)
+    assert any(p.startswith("pack-ilp:") and "differs" in p for p in problems)
+    # the command line says so too, with a non-zero status
+    proc = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "readme.py"), "--check", "--readme", str(copy)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 1 and "block pack-ilp" in proc.stderr
+
+
+def test_a_missing_record_fails_naming_its_block(tmp_path):
+    records = tmp_path / "results"
+    shutil.copytree(BENCHMARKS / "results", records, ignore=shutil.ignore_patterns("*.png"))
+    (records / "combos_lp_scaling.json").unlink()
+    problems = readme.check(ROOT / "README.md", records)
+    assert any(p.startswith("combos-lp:") and "missing" in p for p in problems)
+
+
+def test_a_smoke_record_is_never_rendered(tmp_path):
+    records = tmp_path / "results"
+    shutil.copytree(BENCHMARKS / "results", records, ignore=shutil.ignore_patterns("*.png"))
+    path = records / "combos_lp_scaling.json"
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps(data | {"smoke": True}))
+    problems = readme.check(ROOT / "README.md", records)
+    assert any(p.startswith("combos-lp:") and "smoke" in p for p in problems)
+
+
+def test_write_then_check_agrees(tmp_path):
+    copy = tmp_path / "README.md"
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("<!-- figures:combos-lp -->") + len("<!-- figures:combos-lp -->\n")
+    copy.write_text(text[:start] + "stale text\n" + text[text.index("<!-- /figures:combos-lp -->") :])
+    assert "combos-lp" in blocks_named(readme.check(copy, BENCHMARKS / "results"))
+    readme.write(copy, BENCHMARKS / "results")
+    assert blocks_named(readme.check(copy, BENCHMARKS / "results")) <= PENDING
+    assert copy.read_text(encoding="utf-8") == text
+
+
+SCRIPTS = sorted(p.name for p in BENCHMARKS.glob("*.py") if p.name != "readme.py")
+FIELDS = ("command", "git_commit", "dirty", "date", "load_before", "load_after", "python", "versions", "machine")
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_every_benchmark_writes_a_record_with_its_provenance(script, tmp_path):
+    """Each script's --smoke run writes NAME.smoke.json (in a temporary results folder) with every field."""
+    proc = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), "--smoke", "--results-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    records = list(tmp_path.glob("*.smoke.json"))
+    assert records, f"{script} wrote no record"
+    for path in records:
+        data = json.loads(path.read_text())
+        missing = [f for f in FIELDS if f not in data]
+        assert not missing, f"{path.name} lacks {missing}"
+        assert data["smoke"] is True and data["results"] is not None
+        assert data["command"][0].endswith(script)
+        assert len(data["load_before"]) == 3 and data["machine"]["cpu_count"] >= 1
