@@ -18,23 +18,114 @@ from typing import Any
 from .allocation import VARIANTS
 
 CH5_METRICS = (
-    ("sum_flow", "Sum flow (Fig. 5.8)", "min"),
-    ("sum_stretch", "Sum bounded stretch (listed in §5.7.5, no figure)", "min"),
-    ("contiguity_factor", "Contiguity factor (Fig. 5.13)", "min"),
-    ("locality_factor", "Locality factor (Fig. 5.14)", "min"),
-    ("platform_level_factor", "Platform level factor (Fig. 5.15)", "min"),
-    ("success", "Job success (Fig. 5.16)", "max"),
+    ("sum_flow", "Sum flow", "Fig. 5.8", "min"),
+    ("sum_stretch", "Sum bounded stretch", "listed in §5.7.5, no figure", "min"),
+    ("contiguity_factor", "Contiguity factor", "Fig. 5.13", "min"),
+    ("locality_factor", "Locality factor", "Fig. 5.14", "min"),
+    ("platform_level_factor", "Platform level factor", "Fig. 5.15", "min"),
+    ("success", "Job success rate", "Fig. 5.16", "max"),
 )
 
-#: the thesis's stated conclusions, per metric (§5.7.5)
-CH5_CLAIMS = {
-    "sum_flow": "every best-effort variant beats basic except beloc on SDSC-Blue; beplat is best on every platform; "
-    "cont and loc are worse than basic on HPC2N, cont on KTH",
-    "contiguity_factor": "becont and cont are best",
-    "locality_factor": "beloc and loc are best",
-    "platform_level_factor": "the stronger the constraint the better; beplat and plat are best",
-    "success": "beplat and plat are best on every platform",
+#: the clouds of points of §5.7.5: per instance, the sum flow of one variant (x) against another's (y)
+CH5_CLOUDS = (
+    ("basic", "beplat", "Fig. 5.9"),
+    ("basic", "plat", "Fig. 5.10"),
+    ("beloc", "beplat", "Fig. 5.11"),
+    ("loc", "plat", "Fig. 5.12"),
+)
+
+#: the thesis's platform names (§5.7.4) -> the suite's groups
+THESIS_PLATFORMS = {
+    "Curie": "Curie",
+    "HPC2N": "HPC2N",
+    "KTH SP2": "KTH-SP2",
+    "LLNL Thunder": "LLNL-Thunder",
+    "RICC": "RICC",
+    "SDSC Blue": "SDSC-Blue",
 }
+
+
+def _claims() -> list[tuple[str, str, Any]]:
+    """The statements §5.7.5 makes about Figures 5.8-5.16 (it gives no numbers), each as (metric, statement,
+    test): ``test(norm, groups)`` says whether our normalised means bear it out, from ``norm[(group, variant)]``."""
+
+    def best(metric_sense, variants_ok, g, norm):
+        vals = {v: x for (gg, v), x in norm.items() if gg == g}
+        top = (min if metric_sense == "min" else max)(vals.values())
+        return any(abs(vals.get(v, float("nan")) - top) < 1e-9 for v in variants_ok)
+
+    def every(pred):
+        return lambda norm, groups: all(pred(norm, g) for g in groups)
+
+    def better(v, g, norm, sense="min"):
+        x = norm.get((g, v))
+        return x is not None and (x < 1.0 if sense == "min" else x > 1.0)
+
+    return [
+        (
+            "sum_flow",
+            "every best-effort variant has a lower sum flow than basic, except beloc on SDSC-Blue",
+            every(
+                lambda n, g: all(
+                    better(v, g, n) or (v, g) == ("beloc", "SDSC-Blue") for v in ("becont", "beloc", "beplat")
+                )
+            ),
+        ),
+        (
+            "sum_flow",
+            "beplat has the lowest sum flow on every platform",
+            every(lambda n, g: best("min", ("beplat",), g, n)),
+        ),
+        (
+            "sum_flow",
+            "cont and loc are worse than basic on HPC2N, cont on KTH-SP2; the other forced variants are better",
+            lambda n, groups: all(
+                (not better(v, g, n)) == ((v, g) in {("cont", "HPC2N"), ("loc", "HPC2N"), ("cont", "KTH-SP2")})
+                for g in groups
+                for v in ("cont", "loc", "plat")
+            ),
+        ),
+        (
+            "contiguity_factor",
+            "every variant improves contiguity over basic; becont and cont are best",
+            every(
+                lambda n, g: (
+                    all(better(v, g, n) for v in ("becont", "cont", "beloc", "loc", "beplat", "plat"))
+                    and best("min", ("becont", "cont"), g, n)
+                )
+            ),
+        ),
+        (
+            "locality_factor",
+            "every variant improves locality over basic; beloc and loc are best",
+            every(
+                lambda n, g: (
+                    all(better(v, g, n) for v in ("becont", "cont", "beloc", "loc", "beplat", "plat"))
+                    and best("min", ("beloc", "loc"), g, n)
+                )
+            ),
+        ),
+        (
+            "platform_level_factor",
+            "every variant improves the platform level factor over basic; beplat and plat are best",
+            every(
+                lambda n, g: (
+                    all(better(v, g, n) for v in ("becont", "cont", "beloc", "loc", "beplat", "plat"))
+                    and best("min", ("beplat", "plat"), g, n)
+                )
+            ),
+        ),
+        (
+            "success",
+            "every variant runs more jobs to success than basic; beplat and plat are best on every platform",
+            every(
+                lambda n, g: (
+                    all(better(v, g, n, "max") for v in ("becont", "cont", "beloc", "loc", "beplat", "plat"))
+                    and best("max", ("beplat", "plat"), g, n)
+                )
+            ),
+        ),
+    ]
 
 
 def batch_report(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
@@ -135,8 +226,9 @@ def chapter5_blocks(rows: list[dict[str, Any]], slug: str) -> list[Any]:
         + ", ".join(f"{g} {counts[g]}" for g in groups)
         + " (the thesis: 30 each)."
     ]
-    for metric, title, sense in CH5_METRICS:
-        norm = normalised(rows, metric)
+    norms = {metric: normalised(rows, metric) for metric, *_ in CH5_METRICS}
+    for metric, title, figure, sense in CH5_METRICS:
+        norm = norms[metric]
         body = [[v, *[f"{norm[(g, v)]:.3f}" if (g, v) in norm else "–" for g in groups]] for v in variants]
         best = []
         for g in groups:
@@ -144,18 +236,32 @@ def chapter5_blocks(rows: list[dict[str, Any]], slug: str) -> list[Any]:
             if vals:
                 top = (min if sense == "min" else max)(vals.values())
                 best.append(f"{g}: {', '.join(v for v, x in vals.items() if abs(x - top) < 1e-9)}")
-        blocks.append(Table(["variant", *groups], body, f"{title}; best per platform: {'; '.join(best)}"))
-        if metric in CH5_CLAIMS:
-            blocks.append(f"Thesis: {CH5_CLAIMS[metric]}.")
-    fig = _flow_figure(rows, groups, variants, slug)
-    if fig is not None:
-        blocks.append(fig)
+        blocks.append(Table(["variant", *groups], body, f"{title} ({figure}); best per platform: {'; '.join(best)}"))
+    claims = []
+    for metric, statement, holds in _claims():
+        norm = {k: x for k, x in norms[metric].items() if k[1] in variants}
+        verdict = "yes" if holds(norm, groups) else "no"
+        claims.append([dict((m, t) for m, t, *_ in CH5_METRICS)[metric], statement, verdict])
+    blocks.append(
+        Table(
+            ["metric", "the thesis says (§5.7.5; its figures give no numbers)", "our run bears it out"],
+            claims,
+            "the thesis's statements checked on the normalised means above",
+        )
+    )
+    for metric, title, figure, _ in CH5_METRICS:
+        if metric != "sum_stretch":
+            blocks.append(_normalised_figure(norms[metric], groups, variants, slug, metric, title, figure))
+    for x, y, figure in CH5_CLOUDS:
+        if {x, y} <= set(variants):
+            blocks.append(_cloud_figure(rows, groups, x, y, figure, slug))
     return blocks
 
 
-def _flow_figure(rows, groups, variants, slug):
-    """Fig. 5.8's data: normalised sum flow per platform and variant, as points (an axis that need not
-    start at 0 would make bars lie), each variant in the report's colour, the axis by :mod:`coschedopt.viz.axes`."""
+def _normalised_figure(norm, groups, variants, slug, metric, title, figure):
+    """Figs. 5.8 and 5.13-5.16: a metric normalised to basic per platform and variant, as points (an axis that
+    need not start at 0 would make bars lie), each variant in the report's colour, the axis by
+    :mod:`coschedopt.viz.axes`."""
     import matplotlib.pyplot as plt
 
     from ..viz import png_bytes
@@ -163,7 +269,6 @@ def _flow_figure(rows, groups, variants, slug):
     from ..viz.colors import current_colors
     from ..viz.report import Figure
 
-    norm = normalised(rows, "sum_flow")
     colors = current_colors()
     fig, ax = plt.subplots(figsize=(10, 3.6), layout="constrained")
     scale = choose_scale([*norm.values(), 1.0])
@@ -175,14 +280,60 @@ def _flow_figure(rows, groups, variants, slug):
         mark_outliers(ax, scale, [(x, y, colors[v]) for x, y in pts])
     ax.axhline(1.0, color="black", linewidth=0.6)
     set_x_axis(ax, groups, categorical=True)
-    apply_scale(ax, scale, "Sum flow / basic's")
+    apply_scale(ax, scale, f"{title} / basic's")
     ax.grid(alpha=0.3, axis="y")
     fig.legend(ncol=len(variants), fontsize=8, loc="outside lower center", frameon=False)
     fit_tick_labels(fig)
     png = png_bytes(fig)
     plt.close(fig)
+    name = metric.replace("_", "-")
     return Figure(
         png,
-        f"{slug}-batch-sum-flow.png",
-        "Normalised sum flow per platform and variant (cf. Fig. 5.8; 1 = basic, the black line)",
+        f"{slug}-batch-{name}.png",
+        f"{title} normalised to basic per platform and variant (cf. {figure}; 1 = basic, the black line)",
+    )
+
+
+def _cloud_figure(rows, groups, x, y, figure, slug):
+    """Figs. 5.9-5.12: each instance's sum flow with variant ``x`` (horizontal) against ``y`` (vertical), one
+    panel per platform, log axes (sum flows of one platform spread over decades), the diagonal where both equal:
+    points below it favour ``y``."""
+    import matplotlib.pyplot as plt
+
+    from ..viz import png_bytes
+    from ..viz.colors import current_colors
+    from ..viz.report import Figure
+
+    colors = current_colors()
+    flows = {(r["instance_id"], r["_variant"]): r["sum_flow"] for r in rows}
+    cols = min(len(groups), 3)
+    fig, axes = plt.subplots(
+        (len(groups) + cols - 1) // cols, cols, figsize=(3.4 * cols, 3.2 * ((len(groups) + cols - 1) // cols)),
+        layout="constrained", squeeze=False,
+    )  # fmt: skip
+    for ax, g in zip(axes.flat, groups, strict=False):
+        ids = sorted({r["instance_id"] for r in rows if r["group"] == g})
+        pts = [(flows[i, x], flows[i, y]) for i in ids if (i, x) in flows and (i, y) in flows]
+        pts = [(a, b) for a, b in pts if a > 0 and b > 0]
+        if not pts:
+            ax.set_visible(False)
+            continue
+        below = sum(1 for a, b in pts if b < a)
+        ax.loglog([a for a, _ in pts], [b for _, b in pts], "o", ms=4, color=colors[y], alpha=0.8)
+        lo, hi = min(min(p) for p in pts) / 1.3, max(max(p) for p in pts) * 1.3
+        ax.plot([lo, hi], [lo, hi], color="black", linewidth=0.6)
+        ax.set_xlim(lo, hi)
+        ax.set_ylim(lo, hi)
+        ax.set_title(f"{g}: {y} lower on {below} of {len(pts)}", fontsize=9)
+        ax.set_xlabel(f"sum flow, {x} (s, log scale)", fontsize=8)
+        ax.set_ylabel(f"sum flow, {y} (s, log scale)", fontsize=8)
+        ax.tick_params(labelsize=7)
+    for ax in list(axes.flat)[len(groups) :]:
+        ax.set_visible(False)
+    png = png_bytes(fig)
+    plt.close(fig)
+    return Figure(
+        png,
+        f"{slug}-batch-cloud-{x}-{y}.png",
+        f"Sum flow per instance, {x} against {y} (cf. {figure}); below the diagonal {y} is better",
     )
