@@ -332,6 +332,8 @@ def _solve(args: argparse.Namespace) -> int:
         _emit_json(data, "-")
     else:
         _print_result(args, inst, res, time_limit)
+    if args.output:
+        print(f"wrote {args.output}: the result of {res.method} and its instance", file=sys.stderr)
     if interrupted:
         print("coschedopt: interrupted: the best schedule and bound found so far are above", file=sys.stderr)
         return 130
@@ -361,7 +363,7 @@ def _print_result(args: argparse.Namespace, inst: Any, res: Any, time_limit: flo
         ("method", res.method),
         ("status", str(res.status)),
         (fam.objective_name, _fmt(res.objective)),
-        ("lower bound" if fam.sense == "min" else "upper bound", _fmt(res.lower_bound)),
+        (f"{'lower' if fam.sense == 'min' else 'upper'} bound certified by {res.method}", _fmt(res.lower_bound)),
         ("gap", "-" if res.gap is None else f"{100 * res.gap:.4f} %"),
         ("runtime", f"{res.runtime:.3f} s"),
         ("time limit", limit),
@@ -369,10 +371,12 @@ def _print_result(args: argparse.Namespace, inst: Any, res: Any, time_limit: flo
     if res.message:
         rows.append(("message", res.message))
     if res.schedule is not None and fam.metrics is not None:
+        # the bounds of the instance that ratio metrics divide by, named as in the metrics' names
+        # (makespan_over_area_bound: area_bound), apart from the method's own bound above
+        if fam.instance_bounds is not None:
+            rows += [(key, _fmt(val)) for key, val in fam.instance_bounds(inst).items()]
         shown = {key for key, _ in rows}  # a metric named like the objective is already there
         rows += [(key, f"{val:.4g}") for key, val in fam.metrics(inst, res.schedule).items() if key not in shown]
-    if args.output:
-        rows.append(("written", args.output))
     width = max(len(key) for key, _ in rows)
     print("\n".join(f"{key:<{width}}  {val}" for key, val in rows))
 

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import InputError, get_family
@@ -50,6 +50,12 @@ class MetricInfo:
     scaled: frozenset[str]
     objective_name: str = "objective"
     sense: str = "min"
+    #: metric names of older versions -> current names (:attr:`~coschedopt.core.Family.metric_aliases`)
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def current(self, metric: str) -> str:
+        """The current name of ``metric`` (a suite file or stored table may use an older one)."""
+        return self.aliases.get(metric, metric)
 
     def reference_label(self, metric: str) -> str:
         """The name of the dashed line: the optimum, or the value at the optimal schedule."""
@@ -69,6 +75,7 @@ def metric_info(kind: str | None) -> MetricInfo:
         frozenset(family.objective_scaled_metrics),
         family.objective_name,
         family.sense,
+        dict(family.metric_aliases),
     )
 
 

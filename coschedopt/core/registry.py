@@ -65,6 +65,12 @@ class Family:
     #: the metrics equal to the objective divided by a positive constant of the instance: optimal
     #: exactly at the optimum, and a certified bound on the objective is one on them
     objective_scaled_metrics: tuple[str, ...] = ()
+    #: ``instance_bounds(instance) -> {name: value}``: the bounds of the instance alone that ratio metrics
+    #: divide by, under the name the metric uses (``makespan_over_area_bound`` divides by ``area_bound``);
+    #: ``coschedopt solve`` prints them beside the ratio, apart from the method's own certified bound
+    instance_bounds: Callable[[Any], dict[str, float]] | None = None
+    #: metric names of older versions -> current names: result tables stored before a renaming still read
+    metric_aliases: Mapping[str, str] = field(default_factory=dict)
     #: size parameters of an instance for result tables, e.g. {"n": 65, "p": 16, "k": 4}
     describe: Callable[[Any], dict[str, Any]] | None = None
     #: ``repair(data) -> instance``: an instance from data breaking the model's assumptions, repaired

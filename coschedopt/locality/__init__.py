@@ -29,6 +29,8 @@ FAMILY = register_family(
         objective_name="makespan",
         metric_definitions=metrics_module.METRIC_DEFINITIONS,
         objective_scaled_metrics=metrics_module.OBJECTIVE_SCALED_METRICS,
+        metric_aliases=metrics_module.METRIC_ALIASES,
+        instance_bounds=metrics_module.instance_bounds,
         metrics=locality_metrics,
         describe=lambda inst: {
             "n": inst.n,
