@@ -27,7 +27,7 @@ from typing import Any, Literal
 from .backends import stopped_by
 from .deadline import stop_requested
 from .errors import InputError
-from .options import MethodOptions, NoOptions
+from .options import MethodOptions, NoOptions, OptionSpec
 from .plugins import load_plugins
 from .result import Result
 from .status import Status
@@ -299,6 +299,13 @@ def get_method(family: str, name: str) -> Method:
     except KeyError:
         known = ", ".join(methods(family))
         raise InputError(f"unknown method {name!r} for kind {family!r}; known: {known}", where="method") from None
+
+
+def method_options(family: str, name: str) -> list[OptionSpec]:
+    """The options of method ``name`` of ``family``, as declared once by the method: each one's name, type,
+    default, constraint (range, choices), meaning and whether it is a tuning knob (``advanced``).  What
+    ``coschedopt methods FAMILY --options`` lists; ``coschedopt.options(family, method)``."""
+    return get_method(family, name).options.specs()
 
 
 def solve(
