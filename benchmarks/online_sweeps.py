@@ -63,7 +63,7 @@ def sweep_instance(job: tuple[str, int, tuple[int, ...], tuple[int, ...], bool])
                     "m": inst.processors,
                     "sum_stretch": values["sum-stretch"],
                     "sum_flow": values["sum-flow"],
-                    "redirections": schedule.redirections(),
+                    "redirections": schedule.redirections(inst.processors),
                     "wasted_share": schedule.wasted_work() / float(inst.time.sum()),
                 }
             )

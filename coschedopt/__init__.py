@@ -4,6 +4,7 @@
 >>> inst = cs.load_instance("inst.json")
 >>> res = cs.solve(inst, method="enumerate", time_limit=60)
 >>> cs.validate(inst, res.schedule)
+>>> cs.options("pack", "pack-by-pack-1")  # a method's options: name, type, default, meaning
 
 The problem families are plug-ins (entry-point group ``coschedopt.plugins``, the
 toolkit's seven included), imported on first use of the registry: ``import
@@ -28,6 +29,7 @@ from .core import (
     validate,
 )
 from .core.commands import register_generator
+from .core.registry import method_options as options
 from .workloads import commands as _traces_command  # noqa: F401  (registers `coschedopt traces`)
 from .workloads import traces  # coschedopt.traces.fetch / .list
 
@@ -44,6 +46,7 @@ __all__ = [
     "method",
     "methods",
     "objective",
+    "options",
     "register_family",
     "register_generator",
     "save_instance",

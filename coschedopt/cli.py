@@ -76,8 +76,8 @@ def effective_time_limit(given: float | None, exact: bool) -> float | None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if not argv or argv[0] in ("-h", "--help", "--version"):
-            parser = build_parser(with_families=False)  # the top-level help needs no family imported
+        if argv[:1] == ["--version"]:
+            parser = build_parser(with_families=False)  # the version needs no family imported
         else:
             parser = build_parser()
             argv = expand_aliases(argv, list_families())
@@ -108,12 +108,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_parser(*, with_families: bool = True) -> argparse.ArgumentParser:
     """The whole parser; ``with_families=False`` leaves out what only the families declare (their
-    generators and commands), so that ``coschedopt --help`` imports no family."""
+    generators and commands, and the list of families in the help), so that ``--version`` imports no family."""
     parser = argparse.ArgumentParser(
         prog="coschedopt",
         description="Exact solvers and published heuristics for co-scheduling parallel applications.",
-        epilog=f"families (plug-ins): {', '.join(plugin_names())}. "
-        "`coschedopt methods FAMILY` lists a family's methods, `coschedopt generate FAMILY --help` its generators.",
+        epilog=_top_epilog(with_families),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"coschedopt {__version__}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
@@ -124,6 +124,46 @@ def build_parser(*, with_families: bool = True) -> argparse.ArgumentParser:
     _add_methods(sub)
     _add_family_commands(sub, with_families)
     return parser
+
+
+#: the examples of ``coschedopt --help``: the first steps, from an instance to a report
+TOP_EXAMPLES = (
+    "coschedopt generate pack random --tasks 10 --processors 16 -k 4 -o small.json",
+    "coschedopt solve small.json --method enumerate -o sol.json     # proven optimum",
+    "coschedopt bench run quick --db results.sqlite && coschedopt bench report --db results.sqlite -o reports/",
+)
+
+
+def _top_epilog(with_families: bool) -> str:
+    """The end of ``coschedopt --help``: one line per registered family, the plug-ins of other packages
+    (and those that failed to import), then :data:`TOP_EXAMPLES`."""
+    lines = []
+    if with_families:
+        from .core.plugins import TOOLKIT, failed_plugins, loaded_plugins
+
+        kinds = list_families()
+        width = max(map(len, kinds), default=0)
+        lines += ["families (`coschedopt methods FAMILY` for more):"]
+        lines += [f"  {k:<{width}}  {_headline(get_family(k).description)}" for k in kinds]
+        others = [f"{name} (package {dist})" for name, (dist, _) in loaded_plugins().items() if dist != TOOLKIT]
+        others += [f"{name} (failed to import: {why})" for name, why in failed_plugins().items()]
+        if others:
+            lines.append(f"plug-ins of other packages: {', '.join(others)}")
+    else:
+        lines.append(f"plug-ins: {', '.join(plugin_names())}")
+    lines += ["", "examples:", *(f"  {e}" for e in TOP_EXAMPLES), ""]
+    lines += [
+        "`coschedopt methods FAMILY --options`: a family's methods and their options;",
+        "`coschedopt generate FAMILY --help`: its generators; `coschedopt COMMAND --help`: a command's options.",
+    ]
+    return "\n".join(lines)
+
+
+def _headline(description: str) -> str:
+    """A family's description up to its first colon (the problem's name), on one line of the help."""
+    import textwrap
+
+    return textwrap.shorten(description.split(": ")[0], width=80, placeholder=" ...")
 
 
 def _add_generate(sub: Any, with_families: bool = True) -> None:
@@ -178,20 +218,37 @@ def _add_solve(sub: Any) -> None:
 
 def _add_file_commands(sub: Any) -> None:
     """Add the commands that read a solution file: validate, plot, export."""
-    vp = sub.add_parser("validate", help="check a solution file against an instance")
-    vp.add_argument("instance")
+    vp = sub.add_parser(
+        "validate",
+        help="check a solution file against an instance",
+        description="Check a solution against an instance with the family's independent validator: prints "
+        "'valid' and the objective recomputed from the schedule (exit 0), or the first broken constraint (exit 1).",
+    )
+    vp.add_argument("instance", help="instance JSON file")
     vp.add_argument("solution", help="solution JSON (a 'solve -o' file, a Result or a bare schedule)")
-    vp.add_argument("--repair", action="store_true")
+    vp.add_argument(
+        "--repair", action="store_true", help="repair the instance's profiles breaking the model's assumptions first"
+    )
     vp.set_defaults(handler=_validate)
 
-    pp = sub.add_parser("plot", help="draw a solution (pack diagram, Gantt chart)")
+    pp = sub.add_parser(
+        "plot",
+        help="draw a solution (pack diagram, Gantt chart)",
+        description="Draw a solution with its family's figure (pack diagram, Gantt chart, ...) into an image file; "
+        "the solution is validated first.",
+    )
     pp.add_argument("solution", help="solution JSON written by 'solve -o'")
     pp.add_argument("--instance", default=None, help="instance JSON (default: the one embedded in the solution)")
     pp.add_argument("-o", "--output", required=True, help="image file (.png, .svg, .pdf)")
-    pp.add_argument("--title", default=None)
+    pp.add_argument("--title", default=None, help="figure title (default: the instance's name and the method)")
     pp.set_defaults(handler=_plot)
 
-    ep = sub.add_parser("export", help="write a solution in another format of its family (e.g. the evalys jobs CSV)")
+    ep = sub.add_parser(
+        "export",
+        help="write a solution in another format of its family (e.g. the evalys jobs CSV)",
+        description="Write a solution in another file format of its family (batch: the evalys jobs CSV); the "
+        "solution is validated first.",
+    )
     ep.add_argument("solution", help="solution JSON written by 'solve -o'")
     ep.add_argument("--instance", default=None, help="instance file (default: the one embedded in the solution)")
     ep.add_argument("--format", "-f", default=None, help="export format (default: the family's first)")
@@ -221,8 +278,13 @@ def _add_compare(sub: Any) -> None:
 
 def _add_methods(sub: Any) -> None:
     """Add the methods command."""
-    mp = sub.add_parser("methods", help="list the registered methods (and their options)")
-    mp.add_argument("family", nargs="?", default=None)
+    mp = sub.add_parser(
+        "methods",
+        help="list the registered methods (and their options)",
+        description="List the registered methods of every family (or of FAMILY): name, exact or heuristic, what "
+        "it does; with --options, each option's name, type, default, range and meaning (set with -O NAME=VALUE).",
+    )
+    mp.add_argument("family", nargs="?", default=None, help="only this family (default: every family)")
     mp.add_argument("--options", action="store_true", help="list each method's options: type, default, meaning")
     mp.add_argument("--method", "-m", default=None, help="only this method")
     mp.set_defaults(handler=_methods)
@@ -332,6 +394,8 @@ def _solve(args: argparse.Namespace) -> int:
         _emit_json(data, "-")
     else:
         _print_result(args, inst, res, time_limit)
+    if args.output:
+        print(f"wrote {args.output}: the result of {res.method} and its instance", file=sys.stderr)
     if interrupted:
         print("coschedopt: interrupted: the best schedule and bound found so far are above", file=sys.stderr)
         return 130
@@ -361,7 +425,7 @@ def _print_result(args: argparse.Namespace, inst: Any, res: Any, time_limit: flo
         ("method", res.method),
         ("status", str(res.status)),
         (fam.objective_name, _fmt(res.objective)),
-        ("lower bound" if fam.sense == "min" else "upper bound", _fmt(res.lower_bound)),
+        (f"{'lower' if fam.sense == 'min' else 'upper'} bound certified by {res.method}", _fmt(res.lower_bound)),
         ("gap", "-" if res.gap is None else f"{100 * res.gap:.4f} %"),
         ("runtime", f"{res.runtime:.3f} s"),
         ("time limit", limit),
@@ -369,10 +433,12 @@ def _print_result(args: argparse.Namespace, inst: Any, res: Any, time_limit: flo
     if res.message:
         rows.append(("message", res.message))
     if res.schedule is not None and fam.metrics is not None:
+        # the bounds of the instance that ratio metrics divide by, named as in the metrics' names
+        # (makespan_over_area_bound: area_bound), apart from the method's own bound above
+        if fam.instance_bounds is not None:
+            rows += [(key, _fmt(val)) for key, val in fam.instance_bounds(inst).items()]
         shown = {key for key, _ in rows}  # a metric named like the objective is already there
         rows += [(key, f"{val:.4g}") for key, val in fam.metrics(inst, res.schedule).items() if key not in shown]
-    if args.output:
-        rows.append(("written", args.output))
     width = max(len(key) for key, _ in rows)
     print("\n".join(f"{key:<{width}}  {val}" for key, val in rows))
 

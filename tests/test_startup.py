@@ -1,5 +1,6 @@
-"""Start-up: no family is imported by `import coschedopt` or `coschedopt --help` (they are plug-ins, loaded on
-first use), and solver back-ends are imported where a method needs them, not when the parser is built."""
+"""Start-up: no family is imported by `import coschedopt` or `coschedopt --version` (they are plug-ins, loaded on
+first use; `coschedopt --help` lists them, so it loads them), and solver back-ends are imported where a method
+needs them, not when the parser is built."""
 
 from __future__ import annotations
 
@@ -31,10 +32,17 @@ def _families_in(loaded: set[str]) -> list[str]:
     return sorted(m for m in loaded if m.split(".")[:2][-1] in BUILT_IN and m.startswith("coschedopt."))
 
 
-def test_import_coschedopt_and_the_top_level_help_import_no_family():
+def test_import_coschedopt_and_the_version_import_no_family():
     assert _families_in(_modules_after("import coschedopt")) == []
-    code = "from coschedopt.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass"
+    code = "from coschedopt.cli import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass"
     assert _families_in(_modules_after(code)) == []
+
+
+def test_the_top_level_help_lists_the_families_without_loading_a_solver_backend():
+    code = "from coschedopt.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass"
+    loaded = _modules_after(code)
+    assert {f"coschedopt.{f}" for f in BUILT_IN} <= loaded
+    assert sorted(m for m in loaded if m.split(".")[0] in LAZY or m in LAZY) == []
 
 
 def test_the_whole_parser_loads_the_families_but_no_solver_backend():

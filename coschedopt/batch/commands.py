@@ -35,7 +35,8 @@ def _gantt(args: argparse.Namespace) -> int:
         raise InputError(f"the window [{window[0]}, {window[1]}) is empty", where="--end")
     fig, ax = plt.subplots(figsize=get_family("batch").figsize(inst))
     draw_batch_schedule(inst, schedule, ax, window)
-    save_figure(fig, args.output)
+    path = save_figure(fig, args.output)
+    print(f"wrote {path}: jobs from {window[0]} s to {window[1]} s", file=sys.stderr)
     return 0
 
 

@@ -27,7 +27,7 @@ from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
 from ..core.limits import MAX_GENERATED, check_count
 from ..workloads import SWFTrace, locate_trace
-from ..workloads.traces import TRACE_HELP
+from ..workloads.traces import trace_help
 from .instance import MAX_SECONDS, BatchInstance
 from .platform import MAX_PROCESSORS, Platform
 from .traces import WEEK, read_trace, thesis_platform, trace_instance
@@ -120,13 +120,13 @@ def random_workload(
 
 
 def _weeks_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--trace", required=True, help=TRACE_HELP)
+    parser.add_argument("--trace", required=True, help=trace_help())
     parser.add_argument("--periods", type=int, default=None, help="7-day periods (default: the thesis's, else 1)")
     parser.add_argument("--align", action="store_true", help="the seed-th aligned window instead of a random start")
 
 
 def _offline_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--trace", required=True, help=TRACE_HELP)
+    parser.add_argument("--trace", required=True, help=trace_help())
     parser.add_argument("--jobs", type=int, default=300, help="jobs drawn (default 300)")
     parser.add_argument("--processors", type=int, default=512, help="platform size (default 512)")
     parser.add_argument("--cluster-size", type=int, default=16, help="processors per cluster (default 16)")

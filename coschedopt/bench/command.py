@@ -36,13 +36,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--rerun", action="store_true", help="run every cell again, replacing stored results")
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
-    export = sub.add_parser("export", help="write the tidy result table (one row per cell)")
+    export = sub.add_parser(
+        "export",
+        help="write the tidy result table (one row per cell)",
+        description="Write the tidy result table of the store: one row per finished cell, the instance's size, "
+        "the method's status, objective and bound, the best known value and gaps, the family's metrics.",
+    )
     export.add_argument("--db", default=DEFAULT_DB, help=f"result store (default {DEFAULT_DB})")
     export.add_argument("--suite", default=None, help="only this suite (default: every suite in the store)")
     export.add_argument("--all", action="store_true", help="also cells no longer in their suite's current plan")
     export.add_argument("-o", "--output", required=True, help="results.csv or results.parquet")
 
-    report = sub.add_parser("report", help="write report.md and report.html (figures embedded) from the table")
+    report = sub.add_parser(
+        "report",
+        help="write report.md and report.html (figures embedded) from the table",
+        description="Write report.md and report.html (figures embedded) into the output folder, from the tidy "
+        "result table of the store: per suite, the headline, figures, tables and the metrics' definitions.",
+    )
     report.add_argument("--db", default=DEFAULT_DB, help=f"result store (default {DEFAULT_DB})")
     report.add_argument("--suite", default=None, help="only this suite (default: every suite in the store)")
     report.add_argument("-o", "--output", default="reports", help="output folder (default reports/)")
@@ -70,13 +80,13 @@ def run(args: argparse.Namespace) -> int:
 
             table = result_table(args.db, suite=args.suite, planned_only=not args.all)
             path = write_table(table, args.output)
-            print(f"{len(table.rows)} rows -> {path}", file=sys.stderr)
+            print(f"wrote {path}: {len(table.rows)} rows", file=sys.stderr)
             return 0
         if args.bench_command == "report":
             from .report import write_report
 
             paths = write_report(args.db, args.output, suite=args.suite)
-            print(f"report -> {paths['markdown']} and {paths['html']}", file=sys.stderr)
+            print(f"wrote {paths['markdown']} and {paths['html']}", file=sys.stderr)
             return 0
     except InputError as exc:
         print(f"coschedopt bench {args.bench_command}: error: {exc}", file=sys.stderr)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +57,12 @@ class MetricInfo:
     objective_name: str = "objective"
     sense: str = "min"
     labels: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: metric names of older versions -> current names (:attr:`~coschedopt.core.Family.metric_aliases`)
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def current(self, metric: str) -> str:
+        """The current name of ``metric`` (a suite file or stored table may use an older one)."""
+        return self.aliases.get(metric, metric)
 
     def reference_label(self, metric: str) -> str:
         """The name of the dashed line: the optimum, or the value at the optimal schedule."""
@@ -77,6 +83,7 @@ def metric_info(kind: str | None) -> MetricInfo:
         family.objective_name,
         family.sense,
         dict(family.metric_labels),
+        dict(family.metric_aliases),
     )
 
 

@@ -9,7 +9,9 @@ exact cells first, so the cells finished early say nothing of the rest.  Each
 method's remaining cells are counted at the mean running time of its cells
 finished in this run, and the sum is shared among the ``parallel`` workers.
 Until every method with cells left has finished one, there is no estimate and
-the bar says so (``ETA --:--``).
+the bar says so (``ETA --:--``).  While the harness does something before the
+cells run (compiling a method's kernels), :meth:`ProgressBar.show` puts what it
+does in place of the ETA.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class ProgressBar:
         self._last_draw = 0.0
         self._last_line_pct = -1.0
         self._last_line_time = self.start
+        #: what the run is doing instead of running cells (shown in place of the ETA), or None
+        self.note: str | None = None
 
     def eta(self) -> float | None:
         """Seconds left (see the module docstring); ``None`` until every method with cells left has a time."""
@@ -74,7 +78,7 @@ class ProgressBar:
         return (
             f"{self.label}[{bar}] {finished}/{self.total} {100 * frac:3.0f}%{skipped}  "
             f"failures {self.failures}  elapsed {format_duration(time.monotonic() - self.start)}  "
-            f"ETA {format_duration(self.eta())}"
+            + (self.note if self.note else f"ETA {format_duration(self.eta())}")
         )
 
     def update(
@@ -88,6 +92,12 @@ class ProgressBar:
             if seconds is not None:
                 self.seconds.setdefault(method, []).append(seconds)
         self.draw()
+
+    def show(self, note: str | None) -> None:
+        """Say ``note`` (e.g. "compiling kernels: pack branch-and-price") in place of the ETA until
+        ``show(None)``; drawn at once, also in a log."""
+        self.note = note
+        self.draw(force=note is not None)
 
     def draw(self, *, force: bool = False) -> None:
         now = time.monotonic()

@@ -154,7 +154,7 @@ class SuiteView:
 
     @property
     def captions(self) -> dict[str, str]:
-        return self.report_cfg.get("captions", {})
+        return {self.info.current(k): v for k, v in self.report_cfg.get("captions", {}).items()}
 
     @property
     def plotted(self) -> list[str]:
@@ -288,7 +288,8 @@ def headline_section(v: SuiteView) -> Section:
 
 
 def figures_section(table: ResultTable, v: SuiteView) -> Section | None:
-    metrics = [m for m in v.report_cfg.get("metrics", table.metric_columns) if m in table.metric_columns]
+    named = [v.info.current(m) for m in v.report_cfg.get("metrics", table.metric_columns)]
+    metrics = [m for m in named if m in table.metric_columns]
     if not (v.x and metrics and v.plotted):
         return None
     fsec = Section("Figures", 3)

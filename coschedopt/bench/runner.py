@@ -4,6 +4,13 @@ The parent process is the only writer of the result store; every record is
 committed the moment it arrives (see :mod:`.store`).  Order of work: exact
 methods and long time limits first, so the slow cells do not all end up at the
 tail of the run.
+
+Methods with compiled kernels (numba: branch-and-price, the batch and online
+simulators) declare a ``prepare`` hook; on this machine's workers (local
+processes, a Dask LocalCluster) the parent runs each hook once before the cells,
+saying "compiling kernels" in the progress line, so that the workers load the
+kernels from numba's disk cache instead of each compiling them while the bar shows
+no estimate.
 """
 
 from __future__ import annotations
@@ -16,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..core import available_cores
+from ..core import Method, available_cores, get_method
+from ..core.registry import run_preparation
 from .cell import is_failure, is_time_limited, now_iso
 from .executors import DaskExecutor, LocalPool
 from .progress import ProgressBar, format_duration
@@ -98,6 +106,22 @@ def _store_records(
             bar.update(done=1, failed=int(bad), method=cell.label, seconds=record.get("runtime_s"))
 
 
+def prepare_kernels(todo: list[Cell], bar: ProgressBar | None) -> None:
+    """Run the ``prepare`` hook of every method of ``todo`` that has one, in this process, each once,
+    saying so in the progress line (see the module docstring)."""
+    hooks: dict[str, Method] = {}  # one method per hook (methods may share one)
+    for c in todo:
+        m = get_method(c.family, c.method)
+        if m.prepare is not None:
+            hooks.setdefault(m.prepare, m)
+    for m in hooks.values():
+        if bar:
+            bar.show(f"compiling kernels: {m.family} {m.name} (once per install; the cells wait)")
+        run_preparation(m)
+    if bar and hooks:
+        bar.show(None)
+
+
 def run_suite(
     suite: str | os.PathLike | Suite,
     *,
@@ -148,6 +172,8 @@ def run_suite(
                 parallel=executor.parallel,
             )
             bar.draw(force=True)
+        if not scheduler:  # a remote cluster's workers do not share this machine's numba cache
+            prepare_kernels(todo, bar)
         _store_records(executor, s, todo, store, run_id, counts, bar)
         status = "finished"
         return RunSummary(

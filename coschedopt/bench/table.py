@@ -84,6 +84,14 @@ def sense_of(family: str) -> int:
         return 1
 
 
+def metric_aliases(family: str) -> dict[str, str]:
+    """Old metric name -> current name for ``family`` (cells stored before a renaming; unknown families: none)."""
+    try:
+        return dict(get_family(family).metric_aliases)
+    except InputError:
+        return {}
+
+
 def _relative_gap(value: float | None, reference: float | None, sign: int = 1) -> float | None:
     if value is None or reference is None:
         return None
@@ -148,10 +156,13 @@ def result_table(
     metric_cols: list[str] = []
     rows = []
     signs: dict[str, int] = {}
+    aliases: dict[str, dict[str, str]] = {}
     for r in raw:
         sign = signs.setdefault(r["family"], sense_of(r["family"]))
         size = json.loads(r["size"])
-        metrics = json.loads(r["metrics"])
+        if r["family"] not in aliases:
+            aliases[r["family"]] = metric_aliases(r["family"])
+        metrics = {aliases[r["family"]].get(k, k): v for k, v in json.loads(r["metrics"]).items()}
         for k in size:
             if k not in size_cols:
                 size_cols.append(k)

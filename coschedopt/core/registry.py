@@ -27,7 +27,7 @@ from typing import Any, Literal
 from .backends import stopped_by
 from .deadline import stop_requested
 from .errors import InputError
-from .options import MethodOptions, NoOptions
+from .options import MethodOptions, NoOptions, OptionSpec
 from .plugins import load_plugins
 from .result import Result
 from .status import Status
@@ -68,6 +68,12 @@ class Family:
     #: the metrics equal to the objective divided by a positive constant of the instance: optimal
     #: exactly at the optimum, and a certified bound on the objective is one on them
     objective_scaled_metrics: tuple[str, ...] = ()
+    #: ``instance_bounds(instance) -> {name: value}``: the bounds of the instance alone that ratio metrics
+    #: divide by, under the name the metric uses (``makespan_over_area_bound`` divides by ``area_bound``);
+    #: ``coschedopt solve`` prints them beside the ratio, apart from the method's own certified bound
+    instance_bounds: Callable[[Any], dict[str, float]] | None = None
+    #: metric names of older versions -> current names: result tables stored before a renaming still read
+    metric_aliases: Mapping[str, str] = field(default_factory=dict)
     #: size parameters of an instance for result tables, e.g. {"n": 65, "p": 16, "k": 4}
     describe: Callable[[Any], dict[str, Any]] | None = None
     #: ``repair(data) -> instance``: an instance from data breaking the model's assumptions, repaired
@@ -296,6 +302,13 @@ def get_method(family: str, name: str) -> Method:
     except KeyError:
         known = ", ".join(methods(family))
         raise InputError(f"unknown method {name!r} for kind {family!r}; known: {known}", where="method") from None
+
+
+def method_options(family: str, name: str) -> list[OptionSpec]:
+    """The options of method ``name`` of ``family``, as declared once by the method: each one's name, type,
+    default, constraint (range, choices), meaning and whether it is a tuning knob (``advanced``).  What
+    ``coschedopt methods FAMILY --options`` lists; ``coschedopt.options(family, method)``."""
+    return get_method(family, name).options.specs()
 
 
 def solve(

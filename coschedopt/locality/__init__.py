@@ -30,6 +30,8 @@ FAMILY = register_family(
         metric_definitions=metrics_module.METRIC_DEFINITIONS,
         metric_labels=metrics_module.METRIC_LABELS,
         objective_scaled_metrics=metrics_module.OBJECTIVE_SCALED_METRICS,
+        metric_aliases=metrics_module.METRIC_ALIASES,
+        instance_bounds=metrics_module.instance_bounds,
         metrics=locality_metrics,
         describe=lambda inst: {
             "n": inst.n,

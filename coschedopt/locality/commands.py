@@ -23,7 +23,12 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-clusters", type=int, default=3, help="clusters (default at most 3)")
     parser.add_argument("--max-cluster-size", type=int, default=6, help="ids per cluster (default at most 6)")
     parser.add_argument("--max-flat-processors", type=int, default=8, help="ids of one-cluster platforms (default 8)")
-    parser.add_argument("--topology", choices=["line", "ring"], default="line")
+    parser.add_argument(
+        "--topology",
+        choices=["line", "ring"],
+        default="line",
+        help="ids in a line, or a ring (a range may wrap) (default line)",
+    )
     parser.add_argument("--solve-limit", type=float, default=2.0, help="seconds per exact solve (default 2)")
     parser.add_argument("--save", default=None, help="write each record as <ratio>.json into this folder")
 

@@ -7,7 +7,8 @@
 * ``coschedopt generate locality tight``: I1 of Theorem 2 (k = 2 clusters of 3 ids, three
   unit jobs of size 2: C = C^C = 1, C^L = C^{C+L} = 2), I1 on k clusters (floor(3k/2) such
   jobs, the same optima for every k >= 2), and ``rcs-note``, the instance refuting the
-  reading note's corrected RCS bound C <= 2 max(A/m, p_max);
+  reading note's corrected RCS bound C <= 2 max(A/m, p_max); each under the constraint it
+  is tight under unless ``--constraint`` says otherwise;
 * ``coschedopt generate locality record --name NAME``: an instance of the worst-case ratio
   search (``coschedopt/locality/data/records/NAME.json``).
 """
@@ -27,6 +28,10 @@ RECORDS_DIR = Path(__file__).resolve().parent / "data" / "records"
 
 #: the tight instances of ``generate locality tight --which``
 TIGHT = ("I1", "rcs-note")
+#: the constraint each tight instance is tight under, its default: I1's optimum doubles under locality
+#: (C = C^C = 1, C^L = C^{C+L} = 2: Theorems 2 and 3, and the lower bound 2 of Theorem 5 on C^{C+L} / C),
+#: rcs-note's locality optimum C^L = 3 breaks the note's bound 2 max(A/m, p_max)
+TIGHT_CONSTRAINT = {"I1": "contiguous+local", "rcs-note": "local"}
 
 
 def random_locality_instance(
@@ -63,15 +68,19 @@ def random_locality_instance(
 
 
 def tight_instance(
-    which: str = "I1", clusters: int = 2, *, constraint: str = "none", topology: str = "line"
+    which: str = "I1", clusters: int = 2, *, constraint: str | None = None, topology: str = "line"
 ) -> LocalityInstance:
-    """I1 (Theorem 2's tightness example) on ``clusters`` clusters of 3 ids, or ``rcs-note``.
+    """I1 (Theorem 2's tightness example) on ``clusters`` clusters of 3 ids, or ``rcs-note``, under
+    ``constraint`` (default: the one it is tight under, :data:`TIGHT_CONSTRAINT`).
 
     I1 on k >= 2 clusters: floor(3k/2) unit jobs of size 2 fill the 3k ids at once without
     locality (C = C^C = 1), but a cluster of 3 ids holds one of them at a time, so k clusters
     need two rounds (C^L = C^{C+L} = 2).  ``rcs-note``: five unit jobs of size 6 on two clusters
     of 11 ids: a cluster runs one at a time, so C^L = 3 > 2 max(A/m, p_max) = 2 * 30/22.
     """
+    if which not in TIGHT:
+        raise InputError(f"unknown tight instance {which!r}; one of {', '.join(TIGHT)}", where="--which")
+    constraint = TIGHT_CONSTRAINT[which] if constraint is None else constraint
     if which == "I1":
         if clusters < 2:
             raise InputError(f"I1 needs at least 2 clusters, got {clusters}", where="--clusters")
@@ -79,9 +88,7 @@ def tight_instance(
         jobs = [(1.0, 2)] * (3 * clusters // 2)
         name = "I1" if clusters == 2 else f"I1-k{clusters}"
         return make_instance(jobs, 3 * clusters, clusters, constraint=constraint, topology=topology, name=name)
-    if which == "rcs-note":
-        return make_instance([(1.0, 6)] * 5, 22, 2, constraint=constraint, topology=topology, name="rcs-note")
-    raise InputError(f"unknown tight instance {which!r}; one of {', '.join(TIGHT)}", where="--which")
+    return make_instance([(1.0, 6)] * 5, 22, 2, constraint=constraint, topology=topology, name="rcs-note")
 
 
 def record_names() -> list[str]:
@@ -120,7 +127,11 @@ def _random_arguments(parser: argparse.ArgumentParser) -> None:
 def _tight_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--which", choices=TIGHT, default="I1", help="I1 (Theorem 2) or rcs-note (default I1)")
     parser.add_argument("--clusters", "-k", type=int, default=2, help="clusters of I1 (default 2)")
-    _common(parser)
+    tight = ", ".join(f"{k}: {v}" for k, v in TIGHT_CONSTRAINT.items())
+    parser.add_argument(
+        "--constraint", choices=CONSTRAINTS, default=None, help=f"default: the one it is tight under ({tight})"
+    )
+    parser.add_argument("--topology", choices=TOPOLOGIES, default="line", help="default line")
 
 
 def _record_arguments(parser: argparse.ArgumentParser) -> None:
@@ -154,7 +165,7 @@ register_generator(
         "tight",
         "the thesis's tight instance I1 (on k clusters) and the instance refuting the note's RCS bound",
         _tight_arguments,
-        lambda *, which="I1", clusters=2, constraint="none", topology="line", seed=0: tight_instance(
+        lambda *, which="I1", clusters=2, constraint=None, topology="line", seed=0: tight_instance(
             which, clusters, constraint=constraint, topology=topology
         ),
     )

@@ -80,7 +80,7 @@ def algorithm_rows(rows: list[dict[str, Any]]) -> list[list[str]]:
         opt = optima.get(_key(r), {}).get(target)
         if opt:
             found[(r["method"], r["group"], target)].append(
-                (float(r["objective"]) / opt, float(r.get("makespan_over_bound") or 0.0))
+                (float(r["objective"]) / opt, float(r.get("makespan_over_area_bound") or 0.0))
             )
     out = []
     for (method, group, target), vals in sorted(found.items()):

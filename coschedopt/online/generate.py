@@ -24,7 +24,7 @@ import numpy as np
 from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
 from ..core.limits import MAX_GENERATED, MAX_TIME, check_count, check_number
-from ..workloads.traces import TRACE_HELP
+from ..workloads.traces import trace_help
 from .instance import MAX_PROCESSORS, OBJECTIVES, OnlineInstance
 from .method_c import ROUNDINGS, method_c_instance, small_cut
 from .traces import PRESETS
@@ -113,7 +113,9 @@ register_generator(
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--trace", required=True, help=f"a preset of Table 3.1 ({', '.join(PRESETS)}) or {TRACE_HELP}")
+    parser.add_argument(
+        "--trace", required=True, help=f"a preset of Table 3.1 ({', '.join(PRESETS)}) or {trace_help()}"
+    )
     parser.add_argument("--window-days", type=float, default=None, help="window length s in days (default: Table 3.1)")
     parser.add_argument(
         "--trace-processors",

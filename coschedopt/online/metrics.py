@@ -28,7 +28,9 @@ METRIC_DEFINITIONS = {
     "sum_flow": "sum_j (C_j - r_j).",
     "max_flow": "max_j (C_j - r_j).",
     "l2_flow": "sqrt(sum_j (C_j - r_j)^2).",
-    "redirections": "the number of tasks killed on the main processors and restarted on the dedicated ones.",
+    "redirections": "the number of tasks sent to the dedicated pool: killed on the main pool and restarted there "
+    "(RD), or sent there on arrival (RR).",
+    "killed_runs": "the number of runs killed and restarted from scratch (RD; RR kills none).",
     "preemptions": "the number of preempted runs (preemptive policies only).",
     "wasted_work": "processor time of the killed runs.",
     "wasted_share": "wasted work / the total work sum_j p_j.",
@@ -72,12 +74,13 @@ def online_objective(instance: OnlineInstance, schedule: OnlineSchedule) -> floa
 
 
 def online_metrics(instance: OnlineInstance, schedule: OnlineSchedule) -> dict[str, float]:
-    """The six objectives (keys with ``_``: ``sum_stretch`` ...), redirections, preemptions,
-    wasted work (processor time of killed runs) and its share of the total work."""
+    """The six objectives (keys with ``_``: ``sum_stretch`` ...), redirections (tasks sent to the dedicated
+    pool), killed runs, preemptions, wasted work (processor time of killed runs) and its share of the total work."""
     values = objective_values(instance, schedule.completion_times(instance))
     out = {k.replace("-", "_"): v for k, v in values.items()}
     wasted = schedule.wasted_work()
-    out["redirections"] = float(schedule.redirections())
+    out["redirections"] = float(schedule.redirections(instance.processors))
+    out["killed_runs"] = float(schedule.killed_runs())
     out["preemptions"] = float(schedule.preemptions())
     out["wasted_work"] = wasted
     out["wasted_share"] = wasted / float(instance.time.sum())
@@ -108,7 +111,8 @@ METRIC_LABELS: dict[str, tuple[str, str]] = {
     "sum_flow": ("Sum flow", "s"),
     "max_flow": ("Max flow", "s"),
     "l2_flow": ("L2 norm of the flows", "s"),
-    "redirections": ("Redirections", "count"),
+    "redirections": ("Tasks sent to the dedicated pool", "count"),
+    "killed_runs": ("Killed runs", "count"),
     "preemptions": ("Preemptions", "count"),
     "wasted_work": ("Wasted work", "processor-s"),
     "wasted_share": ("Wasted work", "share of the work"),

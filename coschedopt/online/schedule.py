@@ -84,8 +84,16 @@ class OnlineSchedule:
         c[self.task[done]] = self.end[done]
         return c
 
-    def redirections(self) -> int:
-        """Killed runs: each is one redirection (the task restarts elsewhere)."""
+    def redirections(self, processors: int) -> int:
+        """Tasks sent to the dedicated pool (the last ``dedicated`` of ``processors``): those RD killed on the
+        main pool and restarted there, and those RR sent there on arrival without ever being killed."""
+        if not self.dedicated:
+            return 0
+        on_pool = self.processor >= processors - self.dedicated
+        return int(np.unique(self.task[on_pool]).size)
+
+    def killed_runs(self) -> int:
+        """Runs killed and restarted from scratch (RD's redirections; RR kills none)."""
         return int(np.count_nonzero(self.outcome == KILLED))
 
     def preemptions(self) -> int:

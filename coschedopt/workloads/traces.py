@@ -229,12 +229,16 @@ def locate(trace: str | os.PathLike, *, hint: str = "", where: str | None = None
     )
 
 
-#: the help text of every ``--trace`` option: what it accepts and where names are looked up
-TRACE_HELP = (
-    "an SWF file: a path, a known trace's name (KTH-SP2, CEA-Curie, ...: `coschedopt traces list`) or an archive "
-    f"file name, looked up in the trace cache, then in the folders of ${TRACES_ENV} and their sub-folders; "
-    "`coschedopt traces fetch NAME` downloads it"
-)
+def trace_help() -> str:
+    """The help text of every ``--trace`` option: what it accepts, and the folders a name is looked up
+    in (:func:`searched_folders`, as they are when the parser is built)."""
+    folders = ", ".join(str(f) for f in searched_folders())
+    return (
+        "an SWF file: a path, a known trace's name (KTH-SP2, CEA-Curie, ...: `coschedopt traces list`) or an archive "
+        f"file name, looked up (sub-folders too) in the folders of ${TRACES_ENV} in order when it is set, else in "
+        f"the user's trace cache; here: {folders}. `coschedopt traces fetch NAME` downloads a known trace into the "
+        "first of them"
+    )
 
 
 def _source(t: TraceInfo, mirror: str | None) -> str:

@@ -279,6 +279,35 @@ def test_the_eta_counts_each_methods_cells_at_its_own_time_and_waits_for_every_m
     assert bar.eta() == pytest.approx(99 * 0.02 / 2)  # only heuristics left
 
 
+def test_the_progress_line_says_kernels_are_compiling_while_the_parent_prepares_them(write_suite, tmp_path):
+    """A method with a ``prepare`` hook (compiled kernels): the harness runs the hook once in the parent before
+    the cells, and the progress line says so meanwhile instead of a bare 'ETA --:--'."""
+    suite = write_suite(
+        """
+[suite]
+family = "toy"
+plugins = ["tests.bench.toy_family"]
+[[instances]]
+generator = "toy-gen"
+params = { size = 3, k = 1 }
+seeds = [0, 1]
+[[methods]]
+name = "toy-compiled"
+[[methods]]
+name = "toy-identity"
+"""
+    )
+    toy_family.PREPARED_IN.clear()
+    out = io.StringIO()
+    summary = run_suite(suite, db=tmp_path / "r.sqlite", workers=1, stream=out)
+    assert summary.failed == 0 and summary.done == 4
+    lines = out.getvalue().splitlines()
+    compiling = [line for line in lines if "compiling kernels: toy toy-compiled" in line]
+    assert compiling and "0/4" in compiling[0] and "ETA" not in compiling[0]
+    assert [os.getpid()] == toy_family.PREPARED_IN  # once, in the parent
+    assert "compiling kernels" not in lines[-1]  # the final line is back to the counts and the ETA
+
+
 def test_progress_bar_shows_done_total_failures_and_eta():
     from coschedopt.bench.progress import ProgressBar
 

@@ -84,3 +84,18 @@ def toy_anytime(instance, *, time_limit, seed, verbose, options):
     while not deadline.expired():
         time.sleep(0.02)
     return Result(Status.TIME_LIMIT, _identity(instance), lower_bound=toy_optimum(instance) / 2)
+
+
+#: the processes (ids) in which :func:`toy_prepare` ran
+PREPARED_IN: list[int] = []
+
+
+def toy_prepare() -> None:
+    """The ``prepare`` hook of ``toy-compiled`` (stands for compiling kernels): notes the process it ran in."""
+    PREPARED_IN.append(os.getpid())
+
+
+@method("toy", "toy-compiled", prepare="tests.bench.toy_family:toy_prepare")
+def toy_compiled(instance, *, time_limit, seed, verbose, options):
+    """The identity order, after a ``prepare`` hook (a method with compiled kernels)."""
+    return Result(Status.FEASIBLE, _identity(instance))

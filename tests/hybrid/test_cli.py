@@ -16,7 +16,7 @@ def test_solve_options_and_an_exact_method_on_the_command_line(tmp_path, capsys)
     assert data["kind"] == "hybrid" and len(data["tasks"]) == 12 and (data["cpus"], data["gpus"]) == (3, 2)
     assert main(["solve", str(inst), "-m", "dual2", "-O", "list_order=lpt", "-o", str(sol)]) == 0
     out = capsys.readouterr().out
-    assert "makespan" in out and "ratio_to_lower_bound" in out
+    assert "makespan" in out and "makespan_over_lambda_bound" in out
     assert main(["solve", str(inst), "-m", "colgen", "--json", "-O", "workers=1"]) == 0
     res = json.loads(capsys.readouterr().out)
     assert res["status"] == "OPTIMAL" and res["gap"] == 0.0 and len(res["schedule"]["tasks"]) == 12

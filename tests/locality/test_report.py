@@ -37,7 +37,7 @@ def _row(method, constraint, objective, best, seed=0, bound=1.5):
         "objective": objective,
         "best_known": best,
         "best_known_proven": True,
-        "makespan_over_bound": bound,
+        "makespan_over_area_bound": bound,
     }
 
 
@@ -88,3 +88,38 @@ when = { constraint = ["none", "local"] }
     out = write_report(db, tmp_path / "rep")
     text = out["markdown"].read_text()
     assert "Chapter 4: the constraints' optima" in text and "| random | 5 | C^L/C | 2 |" in text
+
+
+def test_a_table_stored_with_the_old_metric_name_reads_under_the_new_one(tmp_path):
+    """Cells stored before ``makespan_over_bound`` became ``makespan_over_area_bound`` keep their column, and a
+    suite file's ``[report] metrics`` naming the old key still finds it."""
+    import json
+    import sqlite3
+
+    from coschedopt.bench.figures import metric_info
+
+    suite = tmp_path / "old.toml"
+    suite.write_text(
+        """
+[suite]
+family = "locality"
+[[instances]]
+generator = "tight"
+params = { which = "I1" }
+[[methods]]
+name = "nfdh-ls"
+"""
+    )
+    db = tmp_path / "r.sqlite"
+    assert run_suite(suite, db=db, workers=1, progress=False).failed == 0
+    conn = sqlite3.connect(db)
+    (metrics,) = conn.execute("SELECT metrics FROM cells").fetchone()
+    old = {("makespan_over_bound" if k == "makespan_over_area_bound" else k): v for k, v in json.loads(metrics).items()}
+    conn.execute("UPDATE cells SET metrics = ?", (json.dumps(old),))
+    conn.commit()
+    conn.close()
+    table = result_table(db)
+    assert "makespan_over_area_bound" in table.metric_columns and "makespan_over_bound" not in table.columns
+    (row,) = table.rows
+    assert row["makespan_over_area_bound"] == pytest.approx(row["objective"] / 1.0)  # I1: A/m = 1 = p_max
+    assert metric_info("locality").current("makespan_over_bound") == "makespan_over_area_bound"

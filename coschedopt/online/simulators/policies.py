@@ -6,8 +6,9 @@ on arrival by the marginal flow (:mod:`.sim_dispatch`).  Options: ``dedicated``
 (m_d, the dedicated pool), ``tau`` (RD's threshold), ``b`` and ``c`` (RR's size
 ratio and probability; the method's seed drives the draws), and the settings of
 the note's ambiguous points (:mod:`.rules`) with the note's defaults.  Every
-result carries the six objectives, the redirections, preemptions and wasted work
-in ``stats``, and the certified bound of :func:`.bounds.lower_bound`.
+result carries the six objectives, the redirections (tasks sent to the dedicated
+pool), killed runs, preemptions and wasted work in ``stats``, and the certified
+bound of :func:`.bounds.lower_bound`.
 """
 
 from __future__ import annotations
