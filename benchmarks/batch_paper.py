@@ -1,0 +1,207 @@
+"""The thesis's chapters 4-5 experiment (suite ``paper-batch``) as a benchmark record.
+
+Runs the suite (``--run``, local workers or a Dask scheduler) or reads a result
+store it was run into, and writes the record ``paper-batch``: the run's wall
+time, cells, failures and CPU seconds per platform, chapter 5's means
+normalised to ``basic`` per platform and variant (§5.7.5, computed by
+:func:`coschedopt.batch.report.normalised`, the report's own), and chapter 4's
+mean makespan of each variant against basic.  The README's chapter-5 table is
+generated from this record (``python benchmarks/readme.py --write``)::
+
+    COSCHEDOPT_TRACES=/path/to/traces python benchmarks/batch_paper.py --run -j 2 --db paper-batch.sqlite
+    python benchmarks/batch_paper.py --db paper-batch.sqlite            # a store run before (resumed runs add up)
+
+``--compare OTHER.sqlite`` also checks that every cell stored in both stores
+(matched by instance and method label) has the same metrics, e.g. a Dask run
+of part of the suite against the local run.  ``--smoke`` runs two 1-week
+windows of the KTH-SP2 excerpt that ships with the toolkit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import tempfile
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+
+import coschedopt.batch
+from coschedopt import cli
+from coschedopt.batch.report import CH5_METRICS, normalised
+from coschedopt.bench.provenance import (
+    add_record_arguments,
+    load_average,
+    parameters,
+    record_from_args,
+    start_record,
+    write_record,
+)
+from coschedopt.bench.store import ResultStore
+from coschedopt.bench.table import result_table
+
+RESULTS = Path(__file__).resolve().parent / "results"
+EXCERPT = Path(coschedopt.batch.__file__).parent / "data" / "KTH-SP2-1996-2.1-cln-first3000.swf.gz"
+SMOKE_SUITE = f"""
+[suite]
+name = "paper-batch"
+family = "batch"
+store_schedules = false
+[[instances]]
+group = "KTH-SP2"
+generator = "weeks"
+params = {{ trace = "{EXCERPT}", periods = 1 }}
+seeds = [0, 1]
+[[methods]]
+name = "conservative"
+label = "basic"
+options = {{ allocation = "basic", penalty = "exponential", factor = 2.0, reassign = true }}
+[[methods]]
+name = "conservative"
+label = "beplat"
+options = {{ allocation = "beplat", penalty = "exponential", factor = 2.0, reassign = true }}
+"""
+
+
+def _rows(db: Path) -> list[dict]:
+    rows = result_table(db, suite="paper-batch").rows
+    for r in rows:
+        r["_variant"] = json.loads(r["options"]).get("allocation", "basic") if r.get("options") else "basic"
+    return rows
+
+
+def _runs(db: Path) -> list[dict]:
+    store = ResultStore(db, create=False)
+    try:
+        return [r for r in store.runs() if r.get("suite") == "paper-batch"]
+    finally:
+        store.close()
+
+
+def _seconds(a: str | None, b: str | None) -> float | None:
+    if not a or not b:
+        return None
+    return (datetime.fromisoformat(b) - datetime.fromisoformat(a)).total_seconds()
+
+
+def summarise(db: Path) -> dict:
+    """The record's results from a store holding a ``paper-batch`` run."""
+    rows = _rows(db)
+    ok = [r for r in rows if r.get("status") == "FEASIBLE" and r.get("sum_flow") is not None]
+    ch4 = [r for r in ok if str(r["group"]).startswith("ch4")]
+    ch5 = [r for r in ok if not str(r["group"]).startswith("ch4")]
+    runs = _runs(db)
+    cpu: dict[str, float] = defaultdict(float)
+    cells: dict[str, int] = defaultdict(int)
+    for r in rows:
+        cpu[r["group"]] += float(r.get("runtime_s") or 0.0)
+        cells[r["group"]] += 1
+    out: dict = {
+        "cells": len(rows),
+        "failed": sum(1 for r in rows if r.get("status") not in ("FEASIBLE", "OPTIMAL")),
+        "runs": [
+            {
+                "started_at": r.get("started_at"),
+                "ended_at": r.get("ended_at"),
+                "wall_s": _seconds(r.get("started_at"), r.get("ended_at")),
+                "git_commit": r.get("git_commit"),
+                "executor": r.get("executor"),
+                "cells_done": r.get("cells_done"),
+                "status": r.get("status"),
+            }
+            for r in runs
+        ],
+        "groups": [{"group": g, "cells": cells[g], "cell_seconds": round(cpu[g], 2)} for g in cells],
+    }
+    out["wall_s"] = sum(r["wall_s"] or 0.0 for r in out["runs"])
+    variants = [
+        v for v in ("basic", "becont", "cont", "beloc", "loc", "beplat", "plat") if v in {r["_variant"] for r in ch5}
+    ]
+    complete = defaultdict(set)
+    for r in ch5:
+        complete[r["instance_id"]].add(r["_variant"])
+    ch5 = [r for r in ch5 if complete[r["instance_id"]] >= set(variants)]
+    norms = {m: normalised(ch5, m) for m, *_ in CH5_METRICS}
+    keys = sorted({k for n in norms.values() for k in n})
+    out["instances"] = {g: len({r["instance_id"] for r in ch5 if r["group"] == g}) for g in {r["group"] for r in ch5}}
+    out["normalised"] = [
+        {"trace": g, "variant": v} | {m: norms[m].get((g, v)) for m in norms} for g, v in keys if v != "basic"
+    ]
+    basic4 = {r["instance_id"]: r["makespan"] for r in ch4 if r["_variant"] == "basic"}
+    out["chapter4"] = [
+        {
+            "variant": v,
+            "instances": len(rs),
+            "makespan_vs_basic": statistics.fmean(r["makespan"] / basic4[r["instance_id"]] for r in rs) - 1.0,
+            "contiguous_share": statistics.fmean(r["contiguous_share"] for r in rs),
+            "local_share": statistics.fmean(r["local_share"] for r in rs),
+        }
+        for v in ("basic", "becont", "cont", "beloc", "loc")
+        if (rs := [r for r in ch4 if r["_variant"] == v and r["instance_id"] in basic4])
+    ]
+    return out
+
+
+def compare(db: Path, other: Path) -> dict:
+    """Cells stored in both stores, matched by (instance name, method label), and how many have equal metrics."""
+
+    def index(path: Path) -> dict:
+        return {(r["instance_name"], r["method_label"]): r for r in _rows(path)}
+
+    a, b = index(db), index(other)
+    shared = sorted(set(a) & set(b))
+    metrics = [m for m, *_ in CH5_METRICS] + ["makespan", "objective"]
+
+    def same(x: dict, y: dict) -> bool:
+        for m in metrics:
+            u, v = x.get(m), y.get(m)
+            if (u is None) != (v is None) or (u is not None and not math.isclose(u, v, rel_tol=1e-12, abs_tol=0)):
+                return False
+        return x.get("status") == y.get("status")
+
+    differ = [list(k) for k in shared if not same(a[k], b[k])]
+    return {"other": str(other), "shared_cells": len(shared), "equal": len(shared) - len(differ), "differ": differ}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", type=Path, default=Path("paper-batch.sqlite"), help="the result store (SQLite)")
+    parser.add_argument("--run", action="store_true", help="run (or resume) the suite into --db first")
+    parser.add_argument("-j", "--workers", type=int, default=2, help="local worker processes for --run")
+    parser.add_argument("--scheduler", default=None, help="run on the Dask scheduler at this address instead")
+    parser.add_argument("--compare", type=Path, default=None, help="another store: check the cells both hold agree")
+    add_record_arguments(parser, RESULTS)
+    args = parser.parse_args()
+    started = start_record()
+    with tempfile.TemporaryDirectory() as tmp:
+        suite = "paper-batch"
+        if args.smoke:
+            suite = str(Path(tmp) / "paper-batch-smoke.toml")
+            Path(suite).write_text(SMOKE_SUITE)
+            args.db, args.run, args.workers = Path(tmp) / "smoke.sqlite", True, 1
+        if args.run:
+            where = ["--scheduler", args.scheduler] if args.scheduler else ["-j", str(args.workers)]
+            argv = ["bench", "run", suite, *where, "--db", str(args.db), "-q"]
+            print("# coschedopt", " ".join(argv), flush=True)
+            if cli.main(argv) != 0:
+                raise SystemExit(f"coschedopt {' '.join(argv)} failed")
+        results = summarise(args.db)
+        if args.compare is not None:
+            results["compare"] = compare(args.db, args.compare)
+    print(f"# cells {results['cells']}, failed {results['failed']}, wall {results['wall_s']:.0f} s over "
+          f"{len(results['runs'])} run(s); load after: {load_average()}")  # fmt: skip
+    for g in results["groups"]:
+        print(f"#   {g['group']}: {g['cells']} cells, {g['cell_seconds']:.0f} cell-seconds")
+    if "compare" in results:
+        c = results["compare"]
+        print(f"# compared with {c['other']}: {c['equal']} of {c['shared_cells']} shared cells equal")
+    path = write_record("paper-batch", results, started=started, parameters=parameters(args), **record_from_args(args))
+    print(f"# record {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
