@@ -66,8 +66,8 @@ options = {{ allocation = "beplat", penalty = "exponential", factor = 2.0, reass
 """
 
 
-def _rows(db: Path) -> list[dict]:
-    rows = result_table(db, suite="paper-batch").rows
+def _rows(db: Path, suite: str | None = "paper-batch") -> list[dict]:
+    rows = result_table(db, suite=suite).rows
     for r in rows:
         r["_variant"] = json.loads(r["options"]).get("allocation", "basic") if r.get("options") else "basic"
     return rows
@@ -146,12 +146,13 @@ def summarise(db: Path) -> dict:
 
 
 def compare(db: Path, other: Path) -> dict:
-    """Cells stored in both stores, matched by (instance name, method label), and how many have equal metrics."""
+    """Cells of ``db``'s paper-batch run also stored in ``other`` (any suite, e.g. ``benchmarks/batch-paper-20.toml``),
+    matched by (instance name, method label), and how many have equal metrics."""
 
-    def index(path: Path) -> dict:
-        return {(r["instance_name"], r["method_label"]): r for r in _rows(path)}
+    def index(path: Path, suite: str | None) -> dict:
+        return {(r["instance_name"], r["method_label"]): r for r in _rows(path, suite)}
 
-    a, b = index(db), index(other)
+    a, b = index(db, "paper-batch"), index(other, None)
     shared = sorted(set(a) & set(b))
     metrics = [m for m, *_ in CH5_METRICS] + ["makespan", "objective"]
 
