@@ -15,8 +15,9 @@ Both go through :func:`execute`, so that what is committed is what the tests rep
 
 :func:`normalise` drops what still changes from one run to the next without changing a result (the
 kernel's Python version) and :func:`write` writes ``nbformat``'s JSON layout, so that
-re-executing an unchanged notebook gives a diff no larger than its printed run times and redrawn PNGs;
-:func:`shrink_figures` re-encodes the committed PNGs in 256 colours (a third of the size).
+re-executing an unchanged notebook changes little more than its printed run times (matplotlib draws the same PNG
+bytes again, unless its version changed);
+:func:`shrink_figures` re-encodes the committed PNGs in 256 colours, which look the same in a fraction of the bytes.
 
 Re-execute notebooks and write them back (all of them, or those named)::
 
@@ -76,7 +77,7 @@ def shrink_figures(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """``nb`` with every PNG output re-encoded in 256 colours (in place).
 
     A figure drawn by matplotlib on its opaque white background uses few colours besides the
-    anti-aliasing shades, so its 256-colour palette image looks the same and is about a third the size
+    anti-aliasing shades, so its 256-colour palette image looks the same and takes a fraction of the bytes
     of matplotlib's RGBA PNG: the committed notebooks, and every re-commit of them, stay small.
     """
     for cell in nb.cells:
