@@ -31,7 +31,7 @@ from pathlib import Path
 
 import coschedopt.batch
 from coschedopt import cli
-from coschedopt.batch.report import CH5_METRICS, normalised
+from coschedopt.batch.report import CH5_METRICS, claims_checked, normalised
 from coschedopt.bench.provenance import (
     add_record_arguments,
     load_average,
@@ -129,6 +129,10 @@ def summarise(db: Path) -> dict:
     out["instances"] = {g: len({r["instance_id"] for r in ch5 if r["group"] == g}) for g in {r["group"] for r in ch5}}
     out["normalised"] = [
         {"trace": g, "variant": v} | {m: norms[m].get((g, v)) for m in norms} for g, v in keys if v != "basic"
+    ]
+    groups = sorted({g for g, _ in keys})
+    out["claims"] = [
+        {"metric": m, "statement": text, "holds": holds} for m, text, holds in claims_checked(norms, groups, variants)
     ]
     basic4 = {r["instance_id"]: r["makespan"] for r in ch4 if r["_variant"] == "basic"}
     out["chapter4"] = [

@@ -128,6 +128,19 @@ def _claims() -> list[tuple[str, str, Any]]:
     ]
 
 
+def claims_checked(
+    norms: dict[str, dict[tuple[str, str], float]], groups: list[str], variants: list[str]
+) -> list[tuple[str, str, bool | None]]:
+    """(metric, statement, whether our normalised means bear it out) for each of §5.7.5's statements;
+    ``norms[metric][(group, variant)]`` as :func:`normalised` gives them.  ``None`` (not checked) unless
+    all seven variants ran: the statements compare them all."""
+    out: list[tuple[str, str, bool | None]] = []
+    for metric, statement, holds in _claims():
+        norm = {k: x for k, x in norms[metric].items() if k[1] in variants}
+        out.append((metric, statement, bool(holds(norm, groups)) if set(variants) >= set(VARIANTS) else None))
+    return out
+
+
 def batch_report(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
     from ..viz.report import Section
 
@@ -237,11 +250,9 @@ def chapter5_blocks(rows: list[dict[str, Any]], slug: str) -> list[Any]:
                 top = (min if sense == "min" else max)(vals.values())
                 best.append(f"{g}: {', '.join(v for v, x in vals.items() if abs(x - top) < 1e-9)}")
         blocks.append(Table(["variant", *groups], body, f"{title} ({figure}); best per platform: {'; '.join(best)}"))
-    claims = []
-    for metric, statement, holds in _claims():
-        norm = {k: x for k, x in norms[metric].items() if k[1] in variants}
-        verdict = "yes" if holds(norm, groups) else "no"
-        claims.append([dict((m, t) for m, t, *_ in CH5_METRICS)[metric], statement, verdict])
+    titles = {m: t for m, t, *_ in CH5_METRICS}
+    verdict = {True: "yes", False: "no", None: "not checked (not every variant ran)"}
+    claims = [[titles[m], text, verdict[holds]] for m, text, holds in claims_checked(norms, groups, variants)]
     blocks.append(
         Table(
             ["metric", "the thesis says (§5.7.5; its figures give no numbers)", "our run bears it out"],

@@ -9,7 +9,7 @@ import pytest
 
 from coschedopt.batch.report import batch_report, normalised
 from coschedopt.cli import main
-from coschedopt.viz.report import Section, Table
+from coschedopt.viz.report import Figure, Section, Table
 
 
 def test_allocation_options_the_evalys_export_and_the_gantt_window(tmp_path, capsys):
@@ -77,6 +77,62 @@ def test_report_sections_for_both_chapters():
     assert "chapter 4" in sections[0].title and "chapter 5" in sections[1].title
     tables = [b for b in sections[1].blocks if isinstance(b, Table)]
     assert [row[0] for row in tables[0].rows] == ["basic", "beplat"]
+
+
+def _chapter5_rows(flow: dict[str, float]) -> list[dict]:
+    """Two platforms, two instances each, every variant; ``flow[variant]`` is its sum flow (basic: 100)."""
+    from coschedopt.batch.allocation import VARIANTS
+
+    rows = []
+    for g in ("HPC2N", "SDSC-Blue"):
+        for i in ("a", "b"):
+            for v in VARIANTS:
+                better = 0.0 if v == "basic" else 0.1  # every variant better than basic on the factors
+                rows.append(
+                    _row(
+                        g,
+                        v,
+                        f"{g}-{i}",
+                        sum_flow=flow.get(v, 100.0),
+                        sum_stretch=3.0,
+                        contiguity_factor=(1.2 if v in ("becont", "cont") else 1.5) - better,
+                        locality_factor=(1.1 if v in ("beloc", "loc") else 1.3) - better,
+                        platform_level_factor=(1.0 if v in ("beplat", "plat") else 1.2) - better,
+                        success=(10.0 if v in ("beplat", "plat") else 9.0) + better,
+                    )
+                )
+    return rows
+
+
+def test_chapter_5_draws_the_thesis_figures_and_checks_its_statements():
+    flow = {"basic": 100.0, "becont": 95.0, "beloc": 96.0, "beplat": 90.0, "cont": 99.0, "loc": 98.0, "plat": 91.0}
+    sections = batch_report(_chapter5_rows(flow), {}, "t")
+    blocks = sections[0].blocks
+    figures = {b.filename for b in blocks if isinstance(b, Figure)}
+    assert figures == {
+        "t-batch-sum-flow.png",
+        "t-batch-contiguity-factor.png",
+        "t-batch-locality-factor.png",
+        "t-batch-platform-level-factor.png",
+        "t-batch-success.png",
+        "t-batch-cloud-basic-beplat.png",
+        "t-batch-cloud-basic-plat.png",
+        "t-batch-cloud-beloc-beplat.png",
+        "t-batch-cloud-loc-plat.png",
+    }
+    claims = next(b for b in blocks if isinstance(b, Table) and "thesis says" in b.headers[1])
+    verdicts = {row[1]: row[2] for row in claims.rows}
+    assert verdicts["beplat has the lowest sum flow on every platform"] == "yes"
+    assert verdicts["every variant improves contiguity over basic; becont and cont are best"] == "yes"
+    # the thesis: cont and loc worse than basic on HPC2N; here they are better everywhere
+    assert verdicts[next(k for k in verdicts if k.startswith("cont and loc are worse"))] == "no"
+    flow["plat"] = 85.0  # plat now beats beplat
+    claims = next(
+        b
+        for b in batch_report(_chapter5_rows(flow), {}, "t")[0].blocks
+        if isinstance(b, Table) and "thesis says" in b.headers[1]
+    )
+    assert {row[1]: row[2] for row in claims.rows}["beplat has the lowest sum flow on every platform"] == "no"
 
 
 def test_batch_warmup_loads_or_compiles_the_kernels(capsys):
