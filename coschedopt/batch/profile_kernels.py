@@ -200,12 +200,17 @@ def find(state, times, rows, count, pool, diff, first, size, duration, out, fron
     log_end = np.empty(n + 1, dtype=np.int64)
     i = lo = mid = hi = first
     c = 0  # processors in the intersection of slices lo..hi-1
+    # loc on clusters that divide a word: ``out`` and the histogram of its clusters' free counts follow the stacks
+    # word by word (valid: they hold the window lo..hi-1), so a window costs O(ℓ) to test, not O(W)
+    track = rule == LOC_RULE and 64 % ell == 0
+    valid = False
     while i < n:
         if count[i] < size:
             i += 1
             continue
         if i >= hi:  # nothing of the last window is reused
             lo = mid = hi = i
+            valid = False
         end = times[i] + duration
         small = False
         while hi < n and (hi == i or times[hi] < end):
@@ -216,6 +221,7 @@ def find(state, times, rows, count, pool, diff, first, size, duration, out, fron
             if mid == hi:
                 back[:] = pool[r, :]
                 c = _popcount_and(front, back) if lo < mid else count[hi]
+                valid = False
             else:
                 for q in range(_changed_words(diff, r, words)):
                     w = words[q]
@@ -224,6 +230,8 @@ def find(state, times, rows, count, pool, diff, first, size, duration, out, fron
                     if nv != v:
                         c -= popcount((front[w] if lo < mid else ones) & (v ^ nv))
                         back[w] = nv
+                        if valid:
+                            _hist_word(out, hist, w, (front[w] if lo < mid else ones) & nv, ell)
             hi += 1
         if small:  # slice hi is inside every window up to it
             i = hi + 1
@@ -252,27 +260,90 @@ def find(state, times, rows, count, pool, diff, first, size, duration, out, fron
                 c = 0
                 for w in range(front.shape[0]):
                     c += popcount(front[w])
+                valid = False
             if lo + 1 < mid:
                 for e in range(log_end[lo + 1], log_end[lo]):
                     w = log_w[e]
                     c += popcount((back[w] if mid < hi else ones) & (log_v[e] ^ front[w]))
                     front[w] = log_v[e]
+                    if valid:
+                        _hist_word(out, hist, w, log_v[e] & (back[w] if mid < hi else ones), ell)
             else:
                 c = 0
                 for w in range(back.shape[0]):
                     c += popcount(back[w])
+                valid = False
             lo += 1
         if c >= size:
-            for w in range(out.shape[0]):
-                out[w] = (front[w] if lo < mid else ones) & (back[w] if mid < hi else ones)
-            if (
-                rule == ANY_RULE
-                or (rule == CONT_RULE and first_run(out, size) >= 0)
-                or (rule == LOC_RULE and fewest_clusters_hold(out, out.shape[0] * 64, ell, size, cum, hist))
-            ):
-                return i
+            if track:
+                if not valid:
+                    for w in range(out.shape[0]):
+                        out[w] = (front[w] if lo < mid else ones) & (back[w] if mid < hi else ones)
+                    _hist_of(out, hist, ell)
+                    valid = True
+                if _hist_holds(hist, ell, size):
+                    return i
+            else:
+                for w in range(out.shape[0]):
+                    out[w] = (front[w] if lo < mid else ones) & (back[w] if mid < hi else ones)
+                if (
+                    rule == ANY_RULE
+                    or (rule == CONT_RULE and first_run(out, size) >= 0)
+                    or (rule == LOC_RULE and fewest_clusters_hold(out, out.shape[0] * 64, ell, size, cum, hist))
+                ):
+                    return i
         i += 1
     return -1
+
+
+@njit(cache=True, nogil=True)
+def _cluster_mask(ell):
+    return (np.uint64(1) << np.uint64(ell)) - np.uint64(1) if ell < 64 else ~np.uint64(0)
+
+
+@njit(cache=True, nogil=True)
+def _hist_of(words, hist, ell):
+    """``hist[c]``: the clusters of ``ℓ`` processors (ℓ divides 64) with ``c`` set bits in ``words``."""
+    per = 64 // ell
+    mask = _cluster_mask(ell)
+    hist[:] = 0
+    for w in range(words.shape[0]):
+        x = words[w]
+        if x == 0:
+            hist[0] += per
+        elif x == ~np.uint64(0):
+            hist[ell] += per
+        else:
+            for q in range(per):
+                hist[popcount((x >> np.uint64(q * ell)) & mask)] += 1
+
+
+@njit(cache=True, nogil=True)
+def _hist_word(words, hist, w, value, ell):
+    """Set ``words[w]`` to ``value``, moving its clusters between the counters of ``hist`` (:func:`_hist_of`)."""
+    old = words[w]
+    if old == value:
+        return
+    mask = _cluster_mask(ell)
+    for q in range(64 // ell):
+        shift = np.uint64(q * ell)
+        hist[popcount((old >> shift) & mask)] -= 1
+        hist[popcount((value >> shift) & mask)] += 1
+    words[w] = value
+
+
+@njit(cache=True, nogil=True)
+def _hist_holds(hist, ell, size):
+    """Whether the ⌈size/ℓ⌉ fullest clusters counted in ``hist`` hold ``size`` free processors."""
+    k = (size + ell - 1) // ell
+    held = 0
+    for c in range(ell, 0, -1):
+        take = min(hist[c], k)
+        held += take * c
+        k -= take
+        if k == 0:
+            break
+    return held >= size
 
 
 HEAD, TAIL, SLICE, NEXT = 0, 1, 2, 3  # rows of ``pix``
@@ -544,43 +615,18 @@ def fewest_clusters_hold(words, m, ell, size, cum, hist):
     ``size`` free processors (the fewest clusters the job can use).  The clusters' free counts go into a histogram
     (``hist``: ℓ + 1 counters), read from the fullest down: O(W + clusters + ℓ), no sort.  When ℓ divides 64 (every
     thesis platform) a word holds whole clusters: an empty or full word counts its 64/ℓ clusters at once."""
-    nw = words.shape[0]
-    hist[:] = 0
     if 64 % ell == 0:
-        per = 64 // ell
-        mask = (np.uint64(1) << np.uint64(ell)) - np.uint64(1) if ell < 64 else ~np.uint64(0)
-        total = 0
-        for w in range(nw):
-            x = words[w]
-            if x == 0:
-                hist[0] += per
-            elif x == ~np.uint64(0):
-                hist[ell] += per
-                total += 64
-            else:
-                for q in range(per):
-                    c = popcount((x >> np.uint64(q * ell)) & mask)
-                    hist[c] += 1
-                    total += c
-        if total < size:
-            return False
-    else:
-        cum[0] = 0
-        for w in range(nw):
-            cum[w + 1] = cum[w] + popcount(words[w])
-        if cum[nw] < size:
-            return False
-        below = 0
-        for lo in range(0, m, ell):
-            above = _bits_below(words, cum, min(lo + ell, m))
-            hist[above - below] += 1
-            below = above
-    k = (size + ell - 1) // ell
-    held = 0
-    for c in range(ell, 0, -1):
-        take = min(hist[c], k)
-        held += take * c
-        k -= take
-        if k == 0:
-            break
-    return held >= size
+        _hist_of(words, hist, ell)
+        return _hist_holds(hist, ell, size)
+    cum[0] = 0
+    for w in range(words.shape[0]):
+        cum[w + 1] = cum[w] + popcount(words[w])
+    if cum[words.shape[0]] < size:
+        return False
+    hist[:] = 0
+    below = 0
+    for lo in range(0, m, ell):
+        above = _bits_below(words, cum, min(lo + ell, m))
+        hist[above - below] += 1
+        below = above
+    return _hist_holds(hist, ell, size)

@@ -33,11 +33,12 @@ def _random_ops(m: int, levels: tuple[int, ...], seed: int) -> None:
     reserved: list[tuple[int, int, np.ndarray]] = []
     for step in range(60):
         variant = ("basic", "becont", "cont", "beloc", "loc", "beplat", "plat")[(seed + step) % 7]
-        choose = Allocator(plat, variant).from_bits
+        allocator = Allocator(plat, variant)
+        choose = allocator.from_bits
         size, duration = int(rng.integers(1, m + 1)), int(rng.integers(0, 40))
         op = rng.random()
-        if op < 0.55:
-            got, want = words.find(size, duration, choose), ints.find(size, duration, choose)
+        if op < 0.55:  # the word profile with its own chooser (compiled rules inside the search)
+            got, want = words.find(size, duration, words.chooser(allocator)), ints.find(size, duration, choose)
             assert got[0] == want[0] and list(got[1]) == list(want[1]), (seed, step)
             start, ids = want
             words.occupy(start, start + duration, words.procs(ids), size)
@@ -70,9 +71,12 @@ def test_the_word_profile_gives_the_big_integer_profiles_answers(m, levels):
 
 
 @pytest.mark.parametrize("variant", ["basic", "becont", "cont", "beloc", "loc", "beplat", "plat"])
-def test_conservative_on_both_profiles_on_random_workloads(variant):
+@pytest.mark.parametrize("m, levels", [(200, (1, 2, 10, 200)), (256, (1, 4, 16, 256))])
+def test_conservative_on_both_profiles_on_random_workloads(variant, m, levels):
+    """Clusters of 20 (the general rules) and of 16 (clusters inside words: loc's search keeps its cluster counts
+    word by word)."""
     for seed in range(8):
-        inst = random_workload(40, 200, (1, 2, 10, 200), horizon=60, max_run=15, seed=500 + seed)
+        inst = random_workload(40, m, levels, horizon=60, max_run=15, seed=500 + seed)
         options = ConservativeOptions(allocation=variant, penalty="exponential", reassign=seed % 4 != 3)
         a = simulate_conservative(inst, options, compiled=True).schedule(with_reservations=True).to_dict()
         b = simulate_conservative(inst, options, compiled=False).schedule(with_reservations=True).to_dict()
