@@ -6,6 +6,8 @@ beside ``times`` and ``count`` (free processors per slice); ``state`` holds the
 number of slices, of spare rows (a stack in ``spare``) and of the prefix
 intersections computed for the reassignment.  Inserting a boundary shifts the
 three index arrays (O(slices) integers) and copies one row; no row moves.
+:func:`update` removes the boundaries it leaves between equal slices
+(:func:`_merge`; why the answers stay the same: :mod:`.wordprofile`).
 
 The functions are plain Python over numpy arrays, compiled by numba at their
 first call (cached on disk); without numba they run as they are (same results,
@@ -127,6 +129,28 @@ def update(state, times, rows, count, pool, diff, spare, start, end, w0, words, 
         _mark(rows, pool, diff, i, w0, nw)
     if j < state[N]:
         _mark(rows, pool, diff, j, w0, nw)
+        _merge(state, times, rows, count, diff, spare, j)
+    if i > 0:
+        _merge(state, times, rows, count, diff, spare, i)
+
+
+@njit(cache=True, nogil=True)
+def _merge(state, times, rows, count, diff, spare, k):
+    """Remove the boundary of slice ``k >= 1`` when the slice holds the same processors as slice ``k - 1`` (its
+    diff is empty); its row becomes spare.  The slices' diffs stay exact: the next slice differs from ``k - 1``
+    where it differed from ``k``."""
+    r = rows[k]
+    for b in range(diff.shape[1]):
+        if diff[r, b] != 0:
+            return
+    n = state[N]
+    spare[state[SPARE]] = r
+    state[SPARE] += 1
+    for q in range(k, n - 1):
+        times[q] = times[q + 1]
+        rows[q] = rows[q + 1]
+        count[q] = count[q + 1]
+    state[N] = n - 1
 
 
 @njit(cache=True, nogil=True)

@@ -7,6 +7,15 @@ processors, where every operation of the big-integer profile costs a pass over
 all P/64 words of every slice it touches.  Here the slices are rows of a
 ``uint64`` array worked on by the numba loops of :mod:`.profile_kernels`:
 
+- a boundary whose slice holds the same processors as the slice before it
+  (left by a reservation freed early or moved) is merged away, so the profile
+  has one slice per change of the free set.  The answers stay the reference's:
+  a window starting at such a boundary covers at least the slices of the
+  window starting one slice earlier, so its free set is a subset of that one's,
+  and every allocation variant that rejects a set rejects its subsets (each
+  accepts a set when some range, cluster group or block of it holds enough
+  free processors); the search therefore never needed those starts, and the
+  other operations read the free set as a function of time;
 - a processor set is a *span* ``(w0, words)``: the words from ``w0`` covering
   its ids, so reserving and freeing cost O(slices × ⌈size/64⌉);
 - the search filters the starts by the slices' free counts before any
