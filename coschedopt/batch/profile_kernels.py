@@ -481,7 +481,9 @@ def first_movable(
     ``BLOCK`` columns is passed over with the same tests on its least size and the least window end its least
     start and requested time allow (``blocks``, :func:`_summarize`; ``blocks[BDIRTY]`` is set by the caller for a
     block whose columns changed): a queue of thousands of jobs costs a test per block, and a test per job only in
-    the blocks that may hold a movable one.
+    the blocks that may hold a movable one.  A job none of whose own processors is free now can use only
+    the processors free throughout its whole window ``[now, now + req)``: the same comparison at that window's
+    end rejects it without :func:`start_now_count`.
     """
     start, req, size = entries[QSTART], entries[QREQ], entries[QSIZE]
     keys = np.full(1024, -1, dtype=np.int64)  # open addressing by size (512 sizes at most, the others unfiltered)
@@ -519,6 +521,17 @@ def first_movable(
             passed = q
             continue
         own = store[entries[QOFF, q] : entries[QOFF, q] + entries[QNW, q]]
+        if keys[h] == s and start[q] < now + req[q]:  # the window passes the job's reservation start
+            free_own = np.uint64(0)
+            for w in range(own.shape[0]):
+                free_own |= own[w] & pool[rows[0], entries[QW0, q] + w]
+            if free_own == 0:  # none of its processors is free now: it needs size processors free throughout
+                x = now + req[q]
+                if limit[h] < 0 and x > known[h]:
+                    _find_limit(state, times, rows, pool, diff, pix, pval, pref_count, limit, known, h, s, x)
+                if limit[h] >= 0 and x > limit[h]:
+                    q += 1
+                    continue
         c = start_now_count(
             state, times, rows, pool, diff, pix, pval, pref_count, now + req[q], start[q], entries[QW0, q], own, s, out
         )
