@@ -6,6 +6,8 @@ beside ``times`` and ``count`` (free processors per slice); ``state`` holds the
 number of slices, of spare rows (a stack in ``spare``) and of the prefix
 intersections computed for the reassignment.  Inserting a boundary shifts the
 three index arrays (O(slices) integers) and copies one row; no row moves.
+:func:`update` removes the boundaries it leaves between equal slices
+(:func:`_merge`; why the answers stay the same: :mod:`.wordprofile`).
 
 The functions are plain Python over numpy arrays, compiled by numba at their
 first call (cached on disk); without numba they run as they are (same results,
@@ -23,7 +25,9 @@ far slower).  This module is imported only when a word profile is built, so
   the slices from now, extended lazily: a slice costs the words of its diff
   that are still nonzero in F (:func:`_extend_prefix`), a job is rejected with
   one comparison when its window reaches the first slice too short for its size
-  (:func:`_first_short`), and only the others get :func:`start_now_count`;
+  (:func:`_first_short`), a block of 64 jobs with the same test on its least
+  size and window (:func:`_summarize`), and only the others get
+  :func:`start_now_count`;
 - :func:`platform_block`: the beplat / plat rule (lowest ids) on the words.
 """
 
@@ -127,6 +131,28 @@ def update(state, times, rows, count, pool, diff, spare, start, end, w0, words, 
         _mark(rows, pool, diff, i, w0, nw)
     if j < state[N]:
         _mark(rows, pool, diff, j, w0, nw)
+        _merge(state, times, rows, count, diff, spare, j)
+    if i > 0:
+        _merge(state, times, rows, count, diff, spare, i)
+
+
+@njit(cache=True, nogil=True)
+def _merge(state, times, rows, count, diff, spare, k):
+    """Remove the boundary of slice ``k >= 1`` when the slice holds the same processors as slice ``k - 1`` (its
+    diff is empty); its row becomes spare.  The slices' diffs stay exact: the next slice differs from ``k - 1``
+    where it differed from ``k``."""
+    r = rows[k]
+    for b in range(diff.shape[1]):
+        if diff[r, b] != 0:
+            return
+    n = state[N]
+    spare[state[SPARE]] = r
+    state[SPARE] += 1
+    for q in range(k, n - 1):
+        times[q] = times[q + 1]
+        rows[q] = rows[q + 1]
+        count[q] = count[q + 1]
+    state[N] = n - 1
 
 
 @njit(cache=True, nogil=True)
@@ -479,26 +505,76 @@ def _first_short(state, times, rows, pool, diff, pix, pval, pref_count, size, un
     return lo
 
 
+BSIZE, BSTART, BREQ, BDIRTY = 0, 1, 2, 3  # rows of ``blocks``, per 64 columns of ``entries``
+BLOCK = 64
+
+
 @njit(cache=True, nogil=True)
-def first_movable(state, times, rows, count, pool, diff, pix, pval, pref_count, now, entries, first, last, store, out):
+def _summarize(entries, last, blocks, b):
+    """Block ``b``'s least size, reservation start and requested time over its queued jobs (a size of ``GONE``
+    when it has none), made again when its columns changed (``blocks[BDIRTY, b]``: a job was added or left)."""
+    if blocks[BDIRTY, b] == 0:
+        return
+    big = np.iinfo(np.int64).max
+    blocks[BSIZE, b], blocks[BSTART, b], blocks[BREQ, b], blocks[BDIRTY, b] = GONE, big, big, 0
+    for q in range(b * BLOCK, min((b + 1) * BLOCK, last)):
+        if entries[QSIZE, q] != GONE:
+            blocks[BSIZE, b] = min(blocks[BSIZE, b], entries[QSIZE, q])
+            blocks[BSTART, b] = min(blocks[BSTART, b], entries[QSTART, q])
+            blocks[BREQ, b] = min(blocks[BREQ, b], entries[QREQ, q])
+
+
+@njit(cache=True, nogil=True)
+def _find_limit(state, times, rows, pool, diff, pix, pval, pref_count, limit, known, h, s, x):
+    """Fill entry ``h`` of the scan's table for size ``s`` up to ``x``: the start of the first slice where fewer than
+    ``s`` processors stay free from now on (``limit[h]``) or, while there is none, the time up to which there
+    is none (``known[h]``)."""
+    k = _first_short(state, times, rows, pool, diff, pix, pval, pref_count, s, x)
+    if k >= 0:
+        limit[h] = times[k]
+    else:
+        known[h] = x if state[DONE] < state[N] else np.iinfo(np.int64).max
+
+
+@njit(cache=True, nogil=True)
+def first_movable(
+    state, times, rows, count, pool, diff, pix, pval, pref_count, now, entries, first, last, store, out, blocks
+):
     """The first column ``q`` in ``first..last-1`` of ``entries`` (the reserved jobs in FCFS order) whose job could
     start now (:func:`start_now_count`: its own reservation, ``entries[QNW, q]`` words of ``store`` from
     ``entries[QOFF, q]``, counted as free), with the processors it could get in ``out``; -1 if none.
 
     The reassignment's scan in one call.  A job reserved to start now or larger than the processors free now (or
     gone, its size ``GONE``) is passed over; so is a job whose window ``[now, min(now + req, start))`` reaches the
-    first slice where fewer than its size stay free from now on (:func:`_first_short`), with one comparison
-    instead of a search of the slices: per size, a small hash table keeps that slice's start (``limit``) or, while
-    it is not found, the time up to which there is none (``known``).
+    first slice where fewer than its size stay free from now on (:func:`_first_short`; a small hash table keeps
+    that slice's start per size, or while it is not found the time up to which there is none), with one comparison
+    instead of a search of the slices.  That slice comes no later for a larger size, so a whole block of
+    ``BLOCK`` columns is passed over with the same tests on its least size and the least window end its least
+    start and requested time allow (``blocks``, :func:`_summarize`; ``blocks[BDIRTY]`` is set by the caller for a
+    block whose columns changed): a queue of thousands of jobs costs a test per block, and a test per job only in
+    the blocks that may hold a movable one.  A job none of whose own processors is free now can use only
+    the processors free throughout its whole window ``[now, now + req)``: the same comparison at that window's
+    end rejects it without :func:`start_now_count`.
     """
     start, req, size = entries[QSTART], entries[QREQ], entries[QSIZE]
-    keys = np.full(1024, -1, dtype=np.int64)
+    keys = np.full(1024, -1, dtype=np.int64)  # open addressing by size (512 sizes at most, the others unfiltered)
     limit = np.empty(1024, dtype=np.int64)
     known = np.empty(1024, dtype=np.int64)
     filled = 0
-    for q in range(first, last):
-        s = size[q]
-        if s > count[0] or start[q] == now:
+    q, passed = first, -1
+    while q < last:
+        if q % BLOCK == 0 and passed != q:  # the block's test, then (if it may hold a movable job) its columns'
+            b = q // BLOCK
+            if blocks[BDIRTY, b]:
+                _summarize(entries, last, blocks, b)
+            s, x, step = blocks[BSIZE, b], min(now + blocks[BREQ, b], blocks[BSTART, b]), BLOCK
+        else:
+            if start[q] == now:
+                q += 1
+                continue
+            s, x, step = size[q], min(now + req[q], start[q]), 1
+        if s > count[0]:
+            q += step
             continue
         h = s & 1023
         while keys[h] != -1 and keys[h] != s:
@@ -507,21 +583,32 @@ def first_movable(state, times, rows, count, pool, diff, pix, pval, pref_count, 
             keys[h], limit[h], known[h] = s, -1, -1
             filled += 1
         if keys[h] == s:
-            x = min(now + req[q], start[q])
             if limit[h] < 0 and x > known[h]:
-                k = _first_short(state, times, rows, pool, diff, pix, pval, pref_count, s, x)
-                if k >= 0:
-                    limit[h] = times[k]
-                else:
-                    known[h] = x if state[DONE] < state[N] else np.iinfo(np.int64).max
+                _find_limit(state, times, rows, pool, diff, pix, pval, pref_count, limit, known, h, s, x)
             if limit[h] >= 0 and x > limit[h]:
+                q += step
                 continue
+        if step > 1:
+            passed = q
+            continue
         own = store[entries[QOFF, q] : entries[QOFF, q] + entries[QNW, q]]
+        if keys[h] == s and start[q] < now + req[q]:  # the window passes the job's reservation start
+            free_own = np.uint64(0)
+            for w in range(own.shape[0]):
+                free_own |= own[w] & pool[rows[0], entries[QW0, q] + w]
+            if free_own == 0:  # none of its processors is free now: it needs size processors free throughout
+                x = now + req[q]
+                if limit[h] < 0 and x > known[h]:
+                    _find_limit(state, times, rows, pool, diff, pix, pval, pref_count, limit, known, h, s, x)
+                if limit[h] >= 0 and x > limit[h]:
+                    q += 1
+                    continue
         c = start_now_count(
             state, times, rows, pool, diff, pix, pval, pref_count, now + req[q], start[q], entries[QW0, q], own, s, out
         )
         if c >= s:
             return q
+        q += 1
     return -1
 
 

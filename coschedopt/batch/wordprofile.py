@@ -7,6 +7,15 @@ processors, where every operation of the big-integer profile costs a pass over
 all P/64 words of every slice it touches.  Here the slices are rows of a
 ``uint64`` array worked on by the numba loops of :mod:`.profile_kernels`:
 
+- a boundary whose slice holds the same processors as the slice before it
+  (left by a reservation freed early or moved) is merged away, so the profile
+  has one slice per change of the free set.  The answers stay the reference's:
+  a window starting at such a boundary covers at least the slices of the
+  window starting one slice earlier, so its free set is a subset of that one's,
+  and every allocation variant that rejects a set rejects its subsets (each
+  accepts a set when some range, cluster group or block of it holds enough
+  free processors); the search therefore never needed those starts, and the
+  other operations read the free set as a function of time;
 - a processor set is a *span* ``(w0, words)``: the words from ``w0`` covering
   its ids, so reserving and freeing cost O(slices × ⌈size/64⌉);
 - the search filters the starts by the slices' free counts before any
@@ -223,13 +232,15 @@ class WordReservedJobs(ReservedJobs):
     """:class:`.profile.ReservedJobs` on a word profile, kept in the arrays that the compiled scan reads: one
     column of ``entries`` per queued job in FCFS order (its id, reservation start, requested time, size, and its
     processors as a first word, a number of words and their offset in ``store``), so the scan reads memory in
-    order.  A started job's column stays, with a size no platform has, until the array is compacted."""
+    order.  A started job's column stays, with a size no platform has, until the array is compacted.  ``blocks``
+    summarises the columns by 64 for the scan to pass over blocks (made again by the scan after a change here)."""
 
     def __init__(self, profile: WordProfile, req: list[int], size: list[int]) -> None:
         self.profile, self.req, self.size = profile, req, size
         self._k = profile._k  # the kernels' module (numba is loaded only when a word profile is built)
         self.entries = np.zeros((7, 64), dtype=np.int64)
         self.last = 0  # columns in use
+        self._blocks()
         self.where = np.zeros(len(req), dtype=np.int64)  # job -> its column
         self.store = np.zeros(1024, dtype=np.uint64)
         self.used = 0  # words of store in use
@@ -242,12 +253,19 @@ class WordReservedJobs(ReservedJobs):
             self._compact_store(len(words))
         self.entries[:, self.last] = j, start, self.req[j], self.size[j], w0, len(words), self.used
         self.where[j] = self.last
+        self.blocks[self._k.BDIRTY, self.last // self._k.BLOCK] = 1
         self.last += 1
         self.store[self.used : self.used + len(words)] = words
         self.used += len(words)
 
+    def _blocks(self) -> None:
+        """Room for the summaries of the columns by blocks (profile_kernels.first_movable), none made yet."""
+        self.blocks = np.zeros((4, -(-self.entries.shape[1] // self._k.BLOCK)), dtype=np.int64)
+        self.blocks[self._k.BDIRTY] = 1
+
     def remove(self, j: int) -> None:
         self.entries[self._k.QSIZE, self.where[j]] = self._k.GONE
+        self.blocks[self._k.BDIRTY, self.where[j] // self._k.BLOCK] = 1
 
     def _live(self) -> np.ndarray:
         return self.entries[:, : self.last][:, self.entries[self._k.QSIZE, : self.last] != self._k.GONE]
@@ -259,6 +277,7 @@ class WordReservedJobs(ReservedJobs):
         self.entries[:, : live.shape[1]] = live
         self.where[live[self._k.QJOB]] = np.arange(live.shape[1])
         self.last = live.shape[1]
+        self._blocks()
 
     def _compact_store(self, more: int) -> None:
         """Keep the queued jobs' words only, with room for ``more`` and as many again."""
@@ -281,7 +300,7 @@ class WordReservedJobs(ReservedJobs):
         while True:
             q = p._k.first_movable(
                 p.state, p._times, p._rows, p._count, p.pool, p._diff, p._pix, p._pval, p._pref_count, now,
-                self.entries, q, self.last, self.store, p.out,
+                self.entries, q, self.last, self.store, p.out, self.blocks,
             )  # fmt: skip
             if q < 0:
                 return
