@@ -418,6 +418,11 @@ KERNELS = (simulate, format_runs)  # what a warm-up compiles (the helpers are co
 CHUNK = 4096
 
 
+def _first_store(n: int, m: int) -> int:
+    """The runs the store holds at first (it doubles when an instant may not fit): two a job, and one instant's."""
+    return 2 * n + m + 64
+
+
 def run_queue(
     submit: np.ndarray,
     req: np.ndarray,
@@ -453,7 +458,7 @@ def run_queue(
     start, end = np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)
     failed = np.zeros(n, dtype=np.bool_)
     first_run, nruns = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-    firsts, lasts = np.zeros((2, 2 * n + m + 64), dtype=np.int64)
+    firsts, lasts = np.zeros((2, _first_store(n, m)), dtype=np.int64)
     penalised = bool((mult != 1.0).any())
     loop = clock()
     stop = CHUNK
