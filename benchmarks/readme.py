@@ -384,7 +384,11 @@ def batch_accasim(records: Records) -> str:
     names = {"fcfs": "FCFS / FIFO", "easy": "EASY"}
     rows = [
         [names.get(p["policy"], p["policy"]), f"{p['ours_cpu_s']:.3g}", f"{p['accasim_cpu_s']:.2f}"]
-        + [f"{p['accasim_cpu_s'] / p['ours_cpu_s']:.3g}x"]
+        + [
+            f"{round(p['accasim_cpu_s'] / p['ours_cpu_s']):,}x"
+            if p["accasim_cpu_s"] >= 100 * p["ours_cpu_s"]
+            else f"{p['accasim_cpu_s'] / p['ours_cpu_s']:.3g}x"
+        ]
         + ([f"{p['ours_python_cpu_s']:.2f}"] if "ours_python_cpu_s" in p else [])
         for p in res["policies"]
     ]
