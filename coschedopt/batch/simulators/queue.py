@@ -56,8 +56,8 @@ job).  With allocation ``basic`` (any penalty, both reservation rules; the
 topology does not change basic's choice, the lowest free ids) and numba
 installed, :func:`simulate_queue` runs the compiled transcription of this
 module's loop in :mod:`..queue_kernels`: sets as ``uint64`` words and every
-queue in arrays, so an instant costs no Python object, which is what a
-trace-long simulation at a few microseconds a job needs.  The other variants
+queue in arrays, so an instant creates no Python object (the objects were
+most of the Python loop's time per job).  The other variants
 choose by shape (ranges, clusters, tree blocks) and stay on the Python loop
 below, which is also the reference the compiled one is tested against
 (``compiled=False`` selects it).  The compiled loop's kernels are compiled
@@ -116,7 +116,7 @@ def simulate_queue(
     compiled: bool | None = None,
 ) -> JobRecord | None:
     """FCFS (``backfill=False``) or EASY (``True``, ``options`` an :class:`EasyOptions`); ``None`` if
-    ``deadline`` expired first.  ``compiled``: run the compiled loop (:mod:`.queue_kernels`, same schedule)
+    ``deadline`` expired first.  ``compiled``: run the compiled loop (:mod:`..queue_kernels`, same schedule)
     or this module's Python loop (``False``, the reference); by default the compiled one when
     :func:`compiled_loop_applies`."""
     if compiled is None:
