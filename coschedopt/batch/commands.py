@@ -60,7 +60,8 @@ register_command(
     Command(
         "batch",
         "warmup",
-        "compile the conservative simulator's kernels now (once per install) instead of at the first run",
+        "compile the batch simulators' kernels (conservative's, and the loop of fcfs and easy with basic allocation) "
+        "now (once per install) instead of at the first run",
         lambda parser: None,
         _warmup,
     )

@@ -43,6 +43,18 @@ except ImportError:  # pragma: no cover - numba is a dependency; the loops still
         return lambda fn: fn
 
 
+def cached(kernels) -> bool:
+    """Whether numba's cache holds machine code for each of ``kernels``, fresh for its source (read from numba's
+    cache index; used only to say that compilation is coming)."""
+    for kernel in kernels:
+        try:
+            if not kernel._cache._cache_file._load_index():
+                return False
+        except AttributeError:  # numba missing or its cache's layout changed: nothing to say
+            return True
+    return True
+
+
 N, SPARE, DONE, NLOG = 0, 1, 2, 3  # fields of ``state``
 ANY_RULE, CONT_RULE, LOC_RULE = 0, 1, 2  # the tests :func:`find` runs on a window with enough processors
 

@@ -312,30 +312,18 @@ class WordReservedJobs(ReservedJobs):
 
 
 def kernels_cached() -> bool:
-    """Whether numba's cache holds machine code for every kernel this module calls, fresh for their source
-    (read from numba's cache index; used only to say that compilation is coming)."""
+    """Whether numba's cache holds machine code for every batch kernel (this module's and the compiled loop of
+    ``fcfs`` and ``easy``, :mod:`.queue_kernels`), fresh for their source."""
     from . import profile_kernels as k
+    from .queue_kernels import KERNELS
 
-    for kernel in (
-        k.span,
-        k.update,
-        k.advance,
-        k.find,
-        k.start_now_count,
-        k.first_movable,
-        k.platform_block,
-        k.first_run,
-    ):
-        try:
-            if not kernel._cache._cache_file._load_index():
-                return False
-        except AttributeError:  # numba missing or its cache's layout changed: nothing to say
-            return True
-    return True
+    profile = (k.span, k.update, k.advance, k.find, k.start_now_count, k.first_movable, k.platform_block, k.first_run)
+    return k.cached(profile + KERNELS)
 
 
 def compile_kernels() -> None:
-    """Compile every kernel (or load it from the cache) by calling each on a small word profile;
+    """Compile every batch kernel (or load it from the cache) by calling each on a small word profile (and
+    :func:`.queue_kernels.compile_kernels`);
     when they are not in the cache yet, say so on stderr first (compiling takes a while, once per install)."""
     if not kernels_cached():
         print("compiling batch kernels (once per install)...", file=sys.stderr, flush=True)
@@ -353,3 +341,6 @@ def compile_kernels() -> None:
     list(jobs.movable(0, lambda words, size: None))
     p.release(0, 10, procs, 10)
     p.advance(5)
+    from . import queue_kernels
+
+    queue_kernels.compile_kernels(announce=False)

@@ -50,14 +50,31 @@ count, plus the allocation rule for those that do; EASY sorts the running jobs
 by requested end when the head is blocked (a forced variant's rule is tried at
 each of these ends until it accepts) and chooses the reservation with at most
 two more calls of the rule.
+
+Two loops compute the same schedule (start, end, processors, failure of every
+job).  With allocation ``basic`` (any penalty, both reservation rules; the
+topology does not change basic's choice, the lowest free ids) and numba
+installed, :func:`simulate_queue` runs the compiled transcription of this
+module's loop in :mod:`..queue_kernels`: sets as ``uint64`` words and every
+queue in arrays, so an instant creates no Python object (the objects were
+most of the Python loop's time per job).  The other variants
+choose by shape (ranges, clusters, tree blocks) and stay on the Python loop
+below, which is also the reference the compiled one is tested against
+(``compiled=False`` selects it).  The compiled loop's kernels are compiled
+once per install (``coschedopt batch warmup``, or the methods' ``prepare``
+hook before their first run).
 """
 
 from __future__ import annotations
 
 import heapq
+import importlib.util
 import sys
+import time
 from bisect import insort
 from dataclasses import dataclass
+
+import numpy as np
 
 from ...core import Deadline, Result, Status, method, option
 from ..allocation import Allocator
@@ -83,6 +100,12 @@ class EasyOptions(SimOptions):
         return {**super().model(), "reservation": self.reservation}
 
 
+def compiled_loop_applies(options: SimOptions) -> bool:
+    """Whether :func:`simulate_queue` runs the compiled loop for ``options``: basic allocation (whose choice,
+    the lowest free ids, no topology changes) and numba installed."""
+    return options.allocation == "basic" and importlib.util.find_spec("numba") is not None
+
+
 def simulate_queue(
     instance: BatchInstance,
     options: SimOptions,
@@ -90,9 +113,18 @@ def simulate_queue(
     backfill: bool,
     verbose: bool = False,
     deadline: Deadline | None = None,
+    compiled: bool | None = None,
 ) -> JobRecord | None:
     """FCFS (``backfill=False``) or EASY (``True``, ``options`` an :class:`EasyOptions`); ``None`` if
-    ``deadline`` expired first."""
+    ``deadline`` expired first.  ``compiled``: run the compiled loop (:mod:`..queue_kernels`, same schedule)
+    or this module's Python loop (``False``, the reference); by default the compiled one when
+    :func:`compiled_loop_applies`."""
+    if compiled is None:
+        compiled = compiled_loop_applies(options)
+    elif compiled and options.allocation != "basic":
+        raise ValueError(f"the compiled loop takes basic allocation only, not {options.allocation!r}")
+    if compiled:
+        return simulate_compiled(instance, options, backfill=backfill, verbose=verbose, deadline=deadline)
     rec = JobRecord(instance, options)
     allocator = options.allocator(instance)
     choose = allocator.from_bits
@@ -154,6 +186,47 @@ def simulate_queue(
     return rec
 
 
+def simulate_compiled(
+    instance: BatchInstance,
+    options: SimOptions,
+    *,
+    backfill: bool,
+    verbose: bool = False,
+    deadline: Deadline | None = None,
+    timings: dict[str, float] | None = None,
+) -> JobRecord | None:
+    """:func:`simulate_queue` with basic allocation through the compiled loop (:func:`.queue_kernels.run_queue`;
+    ``timings``, if given, receives the CPU seconds of its parts: ``arrays``, ``loop``, ``strings``, ``record``)."""
+    from .. import queue_kernels
+
+    name = "easy" if backfill else "fcfs"
+    shown = 0
+
+    def go_on(instants: int, submitted: int, t: int) -> bool:
+        nonlocal shown
+        if verbose and instants // 20000 > shown:
+            shown = instants // 20000
+            print(f"{name}: {submitted}/{instance.n} jobs submitted, t={t} (compiled)", file=sys.stderr)
+        return deadline is None or not deadline.expired()
+
+    plat = instance.platform
+    out = queue_kernels.run_queue(
+        instance.submit, instance.requested_time, instance.size, instance.run_time, instance.fcfs_order(),
+        np.array([plat.block_size(d) for d in range(plat.depth)], dtype=np.int64),
+        queue_kernels.penalty_table(options.penalty, options.factor, plat.depth),
+        backfill=backfill, busy_first=backfill and options.reservation == "busy-first",
+        go_on=go_on, timings=timings,
+    )  # fmt: skip
+    if out is None:
+        return None
+    began = time.process_time()
+    rec = JobRecord(instance, options)
+    rec.start, rec.end, rec.failed, rec.processors = out
+    if timings is not None:
+        timings["record"] = time.process_time() - began
+    return rec
+
+
 def _head_reservation(head_size: int, free: int, running, bits, allocator: Allocator, rule: str) -> tuple[int, int]:
     """The shadow time (the earliest requested end at which the processors then free are accepted for
     the head) and the head's reserved processors there, chosen by ``rule`` (module docstring)."""
@@ -206,14 +279,14 @@ def _backfill(t, queue, allocator, rule, running, bits, free, req, size, start) 
     return waiting
 
 
-@method("batch", "fcfs", options=SimOptions)
+@method("batch", "fcfs", options=SimOptions, prepare="coschedopt.batch.queue_kernels:compile_kernels")
 def fcfs(instance: BatchInstance, *, time_limit, seed, verbose, options: SimOptions) -> Result:
     """First come, first served: the queue's head blocks the jobs behind it (allocation variants apply)."""
     rec = simulate_queue(instance, options, backfill=False, verbose=verbose, deadline=Deadline(time_limit))
     return _result(rec, time_limit)
 
 
-@method("batch", "easy", options=EasyOptions)
+@method("batch", "easy", options=EasyOptions, prepare="coschedopt.batch.queue_kernels:compile_kernels")
 def easy(instance: BatchInstance, *, time_limit, seed, verbose, options: EasyOptions) -> Result:
     """EASY backfilling: a job jumps the queue when it does not delay the head's reservation."""
     rec = simulate_queue(instance, options, backfill=True, verbose=verbose, deadline=Deadline(time_limit))
