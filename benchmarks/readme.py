@@ -92,11 +92,13 @@ def load_text(record: dict) -> str:
 
 
 def provenance_text(record: dict) -> str:
-    """'2026-11-27, commit abc1234' for a record run here; the conversion's source for a converted one."""
+    """'2026-11-27, load average 4.3 before, 4.7 after; record `benchmarks/results/NAME.json`' for a record run
+    here (its commit, command and versions are in the record: the README keeps no commit hashes); the
+    conversion's source for a converted one."""
     if "source" in record:
         return record["source"].split(" (")[0]
-    commit = (record.get("git_commit") or "unknown")[:7] + ("+dirty" if record.get("dirty") else "")
-    return f"{record['date'][:10]}, commit {commit}, {load_text(record)}"
+    dirty = ", uncommitted changes" if record.get("dirty") else ""
+    return f"{record['date'][:10]}{dirty}, {load_text(record)}; record `benchmarks/results/{record['name']}.json`"
 
 
 # ---------------------------------------------------------------------------- pack
