@@ -445,9 +445,15 @@ def run_pyomo_highs(
     rel_gap: float = 0.0,
     abs_gap: float | None = None,
     options: dict[str, Any] | None = None,
+    known_feasible: bool = False,
 ) -> SolverRun:
     """Solve a Pyomo model with HiGHS within ``deadline``; an incumbent's values are loaded into
     the model's variables (``has_solution``).  ``options``: HiGHS options by name.
+
+    ``known_feasible``: the caller holds a solution of the model (a heuristic's schedule inside
+    its windows), so "infeasible" is a solver error; HiGHS's presolve is then turned off and the
+    model solved again in the time left (HiGHS 1.16's presolve declares some small time-indexed
+    models infeasible that it solves to optimality without it; ``stats["presolve_retry"]``).
 
     ``model`` is the model or a function building it: building it here lets the deadline cut
     a long build too (:func:`interruptible`), as it cuts Pyomo's transfer of the model to
@@ -483,6 +489,14 @@ def run_pyomo_highs(
         if math.isfinite(rem):
             config["time_limit"] = max(1e-3, rem)
         res = solver.solve(built, **config)
+        if known_feasible and _highs_run(solver._solver_model).status is Status.INFEASIBLE and not deadline.expired():
+            config["solver_options"] = {**config["solver_options"], "presolve": "off"}
+            if math.isfinite(rem):
+                config["time_limit"] = max(1e-3, deadline.remaining())
+            res = solver.solve(built, **config)
+            retried = True
+        else:
+            retried = False
     except Stopped:
         not_run.model = None if callable(model) else model
         return not_run
@@ -491,6 +505,8 @@ def run_pyomo_highs(
             log.setLevel(level)
     run = _highs_run(solver._solver_model)
     run.stats["solver"] = f"HiGHS {'.'.join(map(str, solver.version()))} (Pyomo)"
+    if retried:
+        run.stats["presolve_retry"] = True
     run.solver, run.model = res, built
     if run.has_solution:
         res.solution_loader.load_vars()

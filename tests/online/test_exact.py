@@ -108,3 +108,13 @@ def test_fast_machine_bounds_on_hand_made_cases():
 @given(online_instances(max_n=6, max_m=3))
 def test_lower_bounds_never_exceed_the_optimum(inst):
     assert lower_bound(inst) <= brute_force_optimum(inst) + 1e-9
+
+
+def test_milp_survives_a_presolve_that_calls_a_feasible_model_infeasible():
+    """HiGHS 1.16's presolve declares this model infeasible (found by the property test above); the incumbent
+    policy schedule lies in the windows, so the backend solves again without presolve and proves the optimum."""
+    inst = OnlineInstance(np.array([15.0, 15, 15, 3, 12]), np.array([1.0, 5, 11, 12, 12]), 1, objective="l2-flow")
+    a, b = cs.solve(inst, "milp"), cs.solve(inst, "cpsat", workers=1)
+    assert a.status is Status.OPTIMAL and b.status is Status.OPTIMAL
+    validate_schedule(inst, a.schedule)
+    assert close(a.objective, b.objective) and close(a.objective, brute_force_optimum(inst))

@@ -108,7 +108,12 @@ def solve_milp(
     if w.starts == instance.n:  # a single start per task: the incumbent's, at each release
         return Result(Status.OPTIMAL, w.incumbent, stats={"variables": 0})
     run = run_pyomo_highs(
-        lambda: build_milp(w, instance.processors), deadline, seed=seed, verbose=verbose, rel_gap=options.mip_gap
+        lambda: build_milp(w, instance.processors),
+        deadline,
+        seed=seed,
+        verbose=verbose,
+        rel_gap=options.mip_gap,
+        known_feasible=True,  # the incumbent policy schedule starts every task inside its window
     )
     stats: dict[str, Any] = {
         **run.stats,
