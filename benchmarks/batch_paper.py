@@ -150,11 +150,11 @@ def summarise(db: Path) -> dict:
 
 
 def compare(db: Path, other: Path) -> dict:
-    """Cells of ``db``'s paper-batch run also stored in ``other`` (any suite, e.g. ``benchmarks/batch-paper-20.toml``),
-    matched by (instance name, method label), and how many have equal metrics."""
+    """Finished cells of ``db``'s paper-batch run also finished in ``other`` (any suite, e.g.
+    ``benchmarks/batch-paper-20.toml``), matched by (instance name, method label), and how many have equal metrics."""
 
     def index(path: Path, suite: str | None) -> dict:
-        return {(r["instance_name"], r["method_label"]): r for r in _rows(path, suite)}
+        return {(r["instance"], r["method_label"]): r for r in _rows(path, suite) if r.get("status") == "FEASIBLE"}
 
     a, b = index(db, "paper-batch"), index(other, None)
     shared = sorted(set(a) & set(b))

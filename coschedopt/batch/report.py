@@ -310,6 +310,7 @@ def _cloud_figure(rows, groups, x, y, figure, slug):
     panel per platform, log axes (sum flows of one platform spread over decades), the diagonal where both equal:
     points below it favour ``y``."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter
 
     from ..viz import png_bytes
     from ..viz.colors import current_colors
@@ -339,6 +340,10 @@ def _cloud_figure(rows, groups, x, y, figure, slug):
         ax.set_xlabel(f"sum flow, {x} (s, log scale)", fontsize=8)
         ax.set_ylabel(f"sum flow, {y} (s, log scale)", fontsize=8)
         ax.tick_params(labelsize=7)
+        for axis in (ax.xaxis, ax.yaxis):  # labels at 1, 2, 5 of each decade: labelled minor ticks overlap
+            axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+            axis.set_major_formatter(LogFormatterSciNotation(labelOnlyBase=False))
+            axis.set_minor_formatter(NullFormatter())
     for ax in list(axes.flat)[len(groups) :]:
         ax.set_visible(False)
     png = png_bytes(fig)
