@@ -189,6 +189,8 @@ def test_the_hard_instances_keep_the_methods_searching():
         assert res.status is Status.TIME_LIMIT and res.stats["stopped_by"] == "interrupt", (family, name)
 
 
+@timed[0]
+@timed[1]
 def test_ctrl_c_on_the_command_line_prints_interrupted_writes_the_schedule_and_exits_130(tmp_path):
     # as a terminal does it: SIGINT to the whole process group, once CP-SAT is searching
     import os
