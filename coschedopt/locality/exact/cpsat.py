@@ -208,12 +208,13 @@ RELAXATION_SHARE = {"none": 0.4, "contiguous": 0.3, "local": 0.4}
 
 
 def chained_lower_bound(
-    instance: LocalityInstance, deadline: Deadline, seed: int | None, options: CpSatOptions
+    instance: LocalityInstance, deadline: Deadline, seed: int | None, options: CpSatOptions, verbose: bool = False
 ) -> tuple[float, dict[str, float]]:
     """A lower bound from the weaker constraints: C^C, C^L >= C and C^{C+L} >= max(C^C, C^L).
 
     Each relaxation is solved by :func:`solve_one` within its share of the time left
-    (:data:`RELAXATION_SHARE`); an unproven one still gives its certified bound.  Returns the
+    (:data:`RELAXATION_SHARE`), its log shown with ``verbose`` (they take most of a hard
+    instance's first seconds); an unproven one still gives its certified bound.  Returns the
     bound and the bound of each relaxation.
     """
     if instance.constraint == "none":
@@ -221,7 +222,7 @@ def chained_lower_bound(
     bounds: dict[str, float] = {}
 
     def relax(c: str, lower: float) -> float:
-        res = solve_one(instance.with_constraint(c), deadline.share(RELAXATION_SHARE[c]), seed, False, options, lower)
+        res = solve_one(instance.with_constraint(c), deadline.share(RELAXATION_SHARE[c]), seed, verbose, options, lower)
         bounds[c] = float(res.lower_bound or 0.0)
         return bounds[c]
 
@@ -275,7 +276,7 @@ def solve_cpsat(instance: LocalityInstance, *, time_limit, seed, verbose, option
     deadline = Deadline(time_limit)
     lower, relaxations = 0.0, {}
     if options.chain:
-        lower, relaxations = chained_lower_bound(instance, deadline, seed, options)
+        lower, relaxations = chained_lower_bound(instance, deadline, seed, options, verbose)
     res = solve_one(instance, deadline, seed, verbose, options, lower)
     if relaxations:
         res.stats["relaxation_bounds"] = relaxations
