@@ -202,21 +202,25 @@ def test_ctrl_c_on_the_command_line_prints_interrupted_writes_the_schedule_and_e
     cs.save_instance(_locality(), inst)
     code = "import sys; from coschedopt.cli import main; sys.exit(main(sys.argv[1:]))"
     args = [sys.executable, "-c", code, "solve", str(inst), "-m", "cpsat", "-o", str(sol), "--verbose"]
-    # a first short run pays what a fresh install does once (bytecode of the modules the command imports on its way
-    # out): the contract is about stopping the solve
-    subprocess.run([*args, "-t", "0.2"], capture_output=True, timeout=120, check=True)
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        for line in proc.stderr:  # CP-SAT's log (--verbose): the search has started
-            if "Starting" in line:
-                break
-        time.sleep(0.3)
-        sent = time.perf_counter()
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    # the command's output goes to files, and the time is taken to the process's exit: a pipe can stay open after
+    # it if a child process the command leaves holds it, which is not what the contract is about
+    out_path, err_path = tmp_path / "out.txt", tmp_path / "err.txt"
+    with open(out_path, "w") as out_file, open(err_path, "w") as err_file:
+        proc = subprocess.Popen(args, stdout=out_file, stderr=err_file, text=True, start_new_session=True)
+        try:
+            started = time.perf_counter()
+            while "Starting" not in err_path.read_text() and time.perf_counter() - started < 120:
+                assert proc.poll() is None, "the command ended before CP-SAT's log started"
+                time.sleep(0.02)  # CP-SAT's log (--verbose): the search has started
+            time.sleep(0.3)
+            assert proc.poll() is None, "the solve ended before the interrupt"
+            sent = time.perf_counter()
+            os.killpg(proc.pid, signal.SIGINT)
+            proc.wait(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    out, err = out_path.read_text(), err_path.read_text()
     assert time.perf_counter() - sent <= GRACE + 1.0  # + the interpreter's exit
     assert proc.returncode == 130 and "Traceback" not in err
     assert "interrupted" in err and "interrupted" in out
