@@ -159,9 +159,6 @@ def _check_stopped(res, why: str) -> None:
     assert res.message.startswith("interrupted" if why == "interrupt" else "stopped by the time limit")
 
 
-#: seconds from SIGINT to the command-line process's exit allowed in the CLI test (see there)
-CLI_EXIT_BUDGET = 45.0
-
 #: the timing tests: on one worker, one after another; a timing that fails runs again (module docstring)
 timed = [pytest.mark.xdist_group("stop-contract"), pytest.mark.flaky(reruns=2)]
 
@@ -209,7 +206,11 @@ def test_ctrl_c_on_the_command_line_prints_interrupted_writes_the_schedule_and_e
     # it if a child process the command leaves holds it, which is not what the contract is about
     out_path, err_path = tmp_path / "out.txt", tmp_path / "err.txt"
     with open(out_path, "w") as out_file, open(err_path, "w") as err_file:
-        proc = subprocess.Popen(args, stdout=out_file, stderr=err_file, text=True, start_new_session=True)
+        # as from a terminal: SIGINT at its default (pytest-xdist's workers ignore it, and a child inherits that)
+        restore = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731
+        proc = subprocess.Popen(
+            args, stdout=out_file, stderr=err_file, text=True, start_new_session=True, preexec_fn=restore
+        )
         try:
             started = time.perf_counter()
             while "Starting" not in err_path.read_text() and time.perf_counter() - started < 120:
@@ -225,10 +226,7 @@ def test_ctrl_c_on_the_command_line_prints_interrupted_writes_the_schedule_and_e
                 proc.kill()
     elapsed = time.perf_counter() - sent
     out, err = out_path.read_text(), err_path.read_text()
-    # the interrupt is honoured (exit 130, "interrupted", stopped_by, a valid schedule: below); its promptness is the
-    # in-process tests' (2 s).  Here the budget is wider: inside CI's full parallel run this command has taken 17-21 s
-    # to exit after SIGINT (1.5 s alone in the same environment), not explained yet
-    assert elapsed <= CLI_EXIT_BUDGET, elapsed
+    assert elapsed <= GRACE + 1.0, elapsed  # + the interpreter's exit
     assert proc.returncode == 130 and "Traceback" not in err
     assert "interrupted" in err and "interrupted" in out
     data = read_json(sol)
