@@ -61,6 +61,12 @@ def _claims() -> list[tuple[str, str, Any]]:
         x = norm.get((g, v))
         return x is not None and (x < 1.0 if sense == "min" else x > 1.0)
 
+    def improved_and_led_by(sense, leaders):
+        """Every variant better than basic on every platform, and one of ``leaders`` best there."""
+        return every(
+            lambda n, g: all(better(v, g, n, sense) for v in VARIANTS if v != "basic") and best(sense, leaders, g, n)
+        )
+
     return [
         (
             "sum_flow",
@@ -88,42 +94,22 @@ def _claims() -> list[tuple[str, str, Any]]:
         (
             "contiguity_factor",
             "every variant improves contiguity over basic; becont and cont are best",
-            every(
-                lambda n, g: (
-                    all(better(v, g, n) for v in ("becont", "cont", "beloc", "loc", "beplat", "plat"))
-                    and best("min", ("becont", "cont"), g, n)
-                )
-            ),
+            improved_and_led_by("min", ("becont", "cont")),
         ),
         (
             "locality_factor",
             "every variant improves locality over basic; beloc and loc are best",
-            every(
-                lambda n, g: (
-                    all(better(v, g, n) for v in ("becont", "cont", "beloc", "loc", "beplat", "plat"))
-                    and best("min", ("beloc", "loc"), g, n)
-                )
-            ),
+            improved_and_led_by("min", ("beloc", "loc")),
         ),
         (
             "platform_level_factor",
             "every variant improves the platform level factor over basic; beplat and plat are best",
-            every(
-                lambda n, g: (
-                    all(better(v, g, n) for v in ("becont", "cont", "beloc", "loc", "beplat", "plat"))
-                    and best("min", ("beplat", "plat"), g, n)
-                )
-            ),
+            improved_and_led_by("min", ("beplat", "plat")),
         ),
         (
             "success",
             "every variant runs more jobs to success than basic; beplat and plat are best on every platform",
-            every(
-                lambda n, g: (
-                    all(better(v, g, n, "max") for v in ("becont", "cont", "beloc", "loc", "beplat", "plat"))
-                    and best("max", ("beplat", "plat"), g, n)
-                )
-            ),
+            improved_and_led_by("max", ("beplat", "plat")),
         ),
     ]
 
