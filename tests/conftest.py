@@ -12,6 +12,15 @@ from coschedopt.workloads import traces
 from tests.tracefiles import KTH_EXCERPT
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """With workers (``-n``) and no ``--dist`` given, distribute by ``loadgroup``: the ``xdist_group``
+    marks keep the wall-clock timing tests together on one worker. Chosen here rather than in pyproject's
+    ``addopts`` so that ``pytest -p no:xdist``, where ``--dist`` does not exist, still runs."""
+    if config.pluginmanager.hasplugin("xdist") and config.option.numprocesses and config.option.dist == "no":
+        config.option.dist = "loadgroup"
+
+
 @pytest.fixture
 def kth_by_name(tmp_path, monkeypatch) -> Path:
     """A trace folder where the KTH-SP2 excerpt stands under the archive's file name, named by
