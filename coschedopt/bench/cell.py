@@ -16,6 +16,7 @@ import json
 import math
 import os
 import socket
+import sys
 import time
 import traceback
 from typing import Any
@@ -77,6 +78,16 @@ def is_time_limited(status: str, objective: float | None, lower_bound: float | N
     return status == "TIME_LIMIT" and not is_failure(status, objective, lower_bound)
 
 
+def peak_rss_mb() -> float | None:
+    """This process's peak resident memory so far, in MiB (``None`` where the OS does not say)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
+
+
 def failure_record(key: str, status: str, error: str, *, runtime_s: float | None = None, trace: str = "") -> dict:
     """The record of a cell that produced no result (exception, crash, killed)."""
     return {
@@ -104,6 +115,7 @@ def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
     themselves in a fresh worker).
     """
     start = time.perf_counter()
+    cpu_start = time.process_time()
     call = count_call(str(payload.get("method")))
     try:
         for mod in payload.get("modules", ()):
@@ -124,6 +136,8 @@ def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
             "objective": _finite(res.objective),
             "lower_bound": _finite(res.lower_bound),
             "runtime_s": res.runtime,
+            "cpu_s": None,
+            "peak_rss_mb": None,
             "error": res.message if res.status.value == "ERROR" else None,
             "traceback": "",
             "metrics": {},
@@ -141,6 +155,8 @@ def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
                 record["metrics"] = jsonable(fam.metrics(instance, res.schedule))
             except Exception as exc:  # a broken metric must not lose the solve
                 record["error"] = f"metrics failed: {type(exc).__name__}: {exc}"
+        record["cpu_s"] = round(time.process_time() - cpu_start, 4)
+        record["peak_rss_mb"] = peak_rss_mb()
         json.dumps(record, allow_nan=False)  # fail here, inside the cell, if anything is not storable
         return record
     except Exception as exc:
@@ -151,4 +167,9 @@ def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
             runtime_s=time.perf_counter() - start,
             trace=traceback.format_exc(limit=20),
         )
-        return {**record, "method_call": call}
+        return {
+            **record,
+            "method_call": call,
+            "cpu_s": round(time.process_time() - cpu_start, 4),
+            "peak_rss_mb": peak_rss_mb(),
+        }

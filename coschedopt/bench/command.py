@@ -45,7 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--db", default=DEFAULT_DB, help=f"result store (default {DEFAULT_DB})")
     export.add_argument("--suite", default=None, help="only this suite (default: every suite in the store)")
     export.add_argument("--all", action="store_true", help="also cells no longer in their suite's current plan")
-    export.add_argument("-o", "--output", required=True, help="results.csv or results.parquet")
+    export.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="results.csv, results.json (with the runs' provenance and calibration) or results.parquet",
+    )
 
     report = sub.add_parser(
         "report",

@@ -99,16 +99,78 @@ def machine() -> dict[str, Any]:
         "host": socket.gethostname(),
         "platform": platform.platform(),
         "processor": platform.machine(),
+        "cpu_model": cpu_model(),
         "cpu_count": os.cpu_count(),
         "memory_bytes": memory,
     }
 
 
+def cpu_model() -> str | None:
+    """The processor's model name (``/proc/cpuinfo``'s first ``model name``, else the platform's
+    processor string; ``None`` if neither says)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.lower().startswith(("model name", "cpu model", "hardware")) and ":" in line:
+                    return line.split(":", 1)[1].strip() or None
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+#: the fixed work of :func:`calibration` (a record's figures scale with these seconds)
+CALIBRATION_LOOP = 3_000_000
+CALIBRATION_MATRIX = 400
+
+
+def calibration(repeats: int = 3) -> dict[str, Any]:
+    """The machine's speed now, as the best of ``repeats`` timings of two fixed pieces of work.
+
+    ``python_s``: a pure-Python loop of :data:`CALIBRATION_LOOP` integer additions and
+    multiplications (the interpreter's speed: simulators' Python paths, model building);
+    ``numpy_s``: a :data:`CALIBRATION_MATRIX`-square float64 matrix product, a sort of a
+    million floats and a cumulative sum (numeric speed: compiled kernels, LP algebra).
+    Both are CPU seconds of this process (all its threads), the minimum of the repeats, so
+    a busy second core perturbs them little; a figure measured on another machine scales by
+    the ratio of the two machines' calibrations.  About 0.5 s in all.
+    """
+    import time
+
+    import numpy as np
+
+    def python_work() -> int:
+        acc = 0
+        for i in range(CALIBRATION_LOOP):
+            acc = (acc + i * 7) % 1_000_003
+        return acc
+
+    rng = np.random.default_rng(0)
+    a = rng.random((CALIBRATION_MATRIX, CALIBRATION_MATRIX))
+    v = rng.random(1_000_000)
+
+    def numpy_work() -> float:
+        b = a @ a
+        return float(np.sort(v)[500_000] + np.cumsum(v)[-1] + b[0, 0])
+
+    def best(work: Any) -> float:
+        times = []
+        for _ in range(repeats):
+            t = time.process_time()
+            work()
+            times.append(time.process_time() - t)
+        return round(min(times), 4)
+
+    return {"python_s": best(python_work), "numpy_s": best(numpy_work), "cpu_model": cpu_model()}
+
+
 def collect_provenance() -> dict[str, Any]:
-    """Provenance of a run starting now (the end time is added when it stops)."""
+    """Provenance of a run starting now (the end time is added when it stops), with the machine's
+    CPU model and :func:`calibration` measured now."""
     versions = distribution_versions()
     return {
         "started_at": now_iso(),
+        "cpu_model": cpu_model(),
+        "calibration": calibration(),
         "host": socket.gethostname(),
         "platform": platform.platform(),
         "python": sys.version.split()[0],
@@ -129,6 +191,7 @@ def start_record(argv: list[str] | None = None) -> dict[str, Any]:
         "git_commit": commit,
         "dirty": dirty,
         "load_before": load_average(),
+        "calibration": calibration(),
     }
 
 

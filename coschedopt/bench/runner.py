@@ -27,6 +27,7 @@ from ..core import Method, available_cores, get_method
 from ..core.registry import run_preparation
 from .cell import is_failure, is_time_limited, now_iso
 from .executors import DaskExecutor, LocalPool
+from .frontier import ladder_closed
 from .progress import ProgressBar, format_duration
 from .provenance import collect_provenance
 from .store import ResultStore
@@ -106,6 +107,41 @@ def _store_records(
             bar.update(done=1, failed=int(bad), method=cell.label, seconds=record.get("runtime_s"))
 
 
+def _climb_ladder(
+    executor: Any, s: Suite, todo: list[Cell], store: ResultStore, run_id: int, counts: _Counts, bar: Any
+) -> None:
+    """Run ``todo`` one rung of the suite's ladder at a time (increasing values of its size key).
+
+    A (group, method) stops climbing at the first rung whose median cell is not proven optimal
+    (:func:`.frontier.ladder_closed`): its higher rungs are not run, and neither are the rest of a
+    rung's cells once enough of them have failed that the median cannot be proven.  A rung's cells go
+    out in waves of as many cells as the executor runs at once (seed by seed), so that the decision
+    is taken between waves; stored results of earlier runs count, so a resumed run stops where the
+    first one would have.
+    """
+    instances = s.instance_by_id()
+
+    def rung(c: Cell) -> float:
+        return float(instances[c.instance_id].size[s.ladder])
+
+    wave = max(1, int(executor.parallel))
+    for value in sorted({rung(c) for c in todo}):
+        stage = sorted((c for c in todo if rung(c) == value), key=lambda c: (c.instance_seed or 0, c.seed))
+        while True:
+            upto = [c for c in s.cells if rung(c) <= value]
+            closed = ladder_closed(upto, store.cell_statuses(c.key for c in upto), rung, decided_only=True)
+            left = [c for c in stage if (c.group, c.label) not in closed]
+            if bar and len(left) < len(stage):
+                bar.total -= len(stage) - len(left)
+            if not left:
+                break
+            _store_records(executor, s, left[:wave], store, run_id, counts, bar)
+            stage = left[wave:]
+        todo = [c for c in todo if rung(c) > value]
+    if bar:
+        bar.total = bar.skipped + counts.done
+
+
 def prepare_kernels(todo: list[Cell], bar: ProgressBar | None) -> None:
     """Run the ``prepare`` hook of every method of ``todo`` that has one, in this process, each once,
     saying so in the progress line (see the module docstring)."""
@@ -174,7 +210,10 @@ def run_suite(
             bar.draw(force=True)
         if not scheduler:  # a remote cluster's workers do not share this machine's numba cache
             prepare_kernels(todo, bar)
-        _store_records(executor, s, todo, store, run_id, counts, bar)
+        if s.ladder is None:
+            _store_records(executor, s, todo, store, run_id, counts, bar)
+        else:
+            _climb_ladder(executor, s, todo, store, run_id, counts, bar)
         status = "finished"
         return RunSummary(
             run_id=run_id,

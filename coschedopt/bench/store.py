@@ -26,8 +26,10 @@ from ..core import InputError
 from .suite import Cell, InstanceEntry, Suite
 
 #: 2: the plan records each cell's group and method label (missing cells per group);
-#: 3: each cell records its method's call number in its worker (``method_call``, running-time tables)
-SCHEMA_VERSION = 3
+#: 3: each cell records its method's call number in its worker (``method_call``, running-time tables);
+#: 4: each run records the CPU model and the calibration measured at its start, each cell its CPU seconds
+#: and its worker's peak resident memory
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -47,6 +49,8 @@ CREATE TABLE IF NOT EXISTS runs (
     package_version TEXT,              -- coschedopt version
     git_commit      TEXT,              -- commit of the source tree, '+dirty' if modified; NULL if not a checkout
     versions        TEXT,              -- JSON {distribution: version} of the solvers and libraries
+    cpu_model       TEXT,              -- the processor's model name (NULL in stores before schema 4)
+    calibration     TEXT,              -- JSON {python_s, numpy_s}: fixed work timed at the run's start (provenance.calibration)
     cells_planned   INTEGER,
     cells_skipped   INTEGER,           -- already in the store when the run started
     cells_done      INTEGER,           -- finished by this run
@@ -85,6 +89,9 @@ CREATE TABLE IF NOT EXISTS cells (
     objective     REAL,                -- recomputed from the schedule by coschedopt.solve
     lower_bound   REAL,                -- certified bound (the objective when OPTIMAL)
     runtime_s     REAL,                -- wall-clock seconds of solve()
+    cpu_s         REAL,                -- CPU seconds of the worker process (all threads) during the cell
+    peak_rss_mb   REAL,                -- the worker process's peak resident memory so far (MiB; a reused worker's
+                                       -- peak covers its earlier cells too)
     error         TEXT,                -- message of an ERROR (or of a killed cell)
     traceback     TEXT,
     metrics       TEXT NOT NULL,       -- JSON of the family's metrics(instance, schedule)
@@ -129,10 +136,18 @@ class ResultStore:
 
     def _upgrade(self) -> None:
         """Schema 1 -> 2: the plan's group and method label columns (NULL for the cells planned before);
-        2 -> 3: the cells' ``method_call`` (NULL for the cells stored before)."""
+        2 -> 3: the cells' ``method_call``; 3 -> 4: the runs' CPU model and calibration, the cells' CPU
+        seconds and peak memory (NULL for what was stored before)."""
         columns = {r[1] for r in self.conn.execute("PRAGMA table_info(plan)")}
         cell_columns = {r[1] for r in self.conn.execute("PRAGMA table_info(cells)")}
+        run_columns = {r[1] for r in self.conn.execute("PRAGMA table_info(runs)")}
         with self.transaction():
+            for col in ("cpu_model", "calibration"):
+                if col not in run_columns:
+                    self.conn.execute(f"ALTER TABLE runs ADD COLUMN {col} TEXT")
+            for col in ("cpu_s", "peak_rss_mb"):
+                if col not in cell_columns:
+                    self.conn.execute(f"ALTER TABLE cells ADD COLUMN {col} REAL")
             for col in ("instance_group", "method_label"):
                 if col not in columns:
                     self.conn.execute(f"ALTER TABLE plan ADD COLUMN {col} TEXT")
@@ -159,8 +174,8 @@ class ResultStore:
         with self.transaction():
             cur = self.conn.execute(
                 """INSERT INTO runs (suite, suite_path, suite_sha256, suite_config, command, executor, started_at,
-                   status, host, platform, python, package_version, git_commit, versions)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)""",
+                   status, host, platform, python, package_version, git_commit, versions, cpu_model, calibration)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (
                     suite.name,
                     str(suite.path),
@@ -175,6 +190,8 @@ class ResultStore:
                     provenance.get("package_version"),
                     provenance.get("git_commit"),
                     json.dumps(provenance.get("versions", {})),
+                    provenance.get("cpu_model"),
+                    None if provenance.get("calibration") is None else json.dumps(provenance["calibration"]),
                 ),
             )
             return int(cur.lastrowid)
@@ -212,6 +229,16 @@ class ResultStore:
             done.update(r[0] for r in self.conn.execute(q, chunk))
         return done
 
+    def cell_statuses(self, keys: Iterable[str]) -> dict[str, str]:
+        """The stored status of each of ``keys`` that has a row in ``cells``."""
+        keys = list(keys)
+        out: dict[str, str] = {}
+        for i in range(0, len(keys), 500):
+            chunk = keys[i : i + 500]
+            q = f"SELECT cell_key, status FROM cells WHERE cell_key IN ({','.join('?' * len(chunk))})"
+            out.update((r[0], r[1]) for r in self.conn.execute(q, chunk))
+        return out
+
     # -- cells
 
     def record_cell(self, cell: Cell, source: dict[str, Any], record: dict[str, Any], run_id: int) -> None:
@@ -220,9 +247,9 @@ class ResultStore:
             self.conn.execute(
                 """INSERT OR REPLACE INTO cells (cell_key, suite, family, instance_group, instance_id, instance_name,
                    instance_seed, source, method, method_label, exact, seed, options, time_limit, status, objective,
-                   lower_bound, runtime_s, error, traceback, metrics, stats, schedule, worker, method_call,
-                   finished_at, run_id)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                   lower_bound, runtime_s, cpu_s, peak_rss_mb, error, traceback, metrics, stats, schedule, worker,
+                   method_call, finished_at, run_id)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (
                     cell.key,
                     cell.suite,
@@ -242,6 +269,8 @@ class ResultStore:
                     record.get("objective"),
                     record.get("lower_bound"),
                     record.get("runtime_s"),
+                    record.get("cpu_s"),
+                    record.get("peak_rss_mb"),
                     record.get("error"),
                     record.get("traceback") or None,
                     json.dumps(record.get("metrics") or {}, allow_nan=False),

@@ -17,6 +17,9 @@ Format (every key but ``family``, ``instances`` and ``methods`` is optional)::
     kill_after = 70                # local pool only: kill a cell still running after this
     plugins = ["my.family"]        # modules to import first (families defined elsewhere)
     store_schedules = true         # false: keep each cell's numbers, not its schedule (whole-trace simulations)
+    ladder = "n"                   # a size key: run its values in increasing order, and stop a method's
+                                   # climb in a group at the first value where the median cell is not
+                                   # proven optimal (the frontier of an exact method)
 
     [[instances]]                  # built by a generator ...
     group = "Workload-II"          # label of the set in tables and figures
@@ -67,7 +70,7 @@ from ..core.commands import GENERATOR_ALIASES, Generator, generators, get_genera
 
 #: keys allowed in each table of a suite file (anything else is a typo and refused)
 _TOP_KEYS = {"suite", "instances", "methods", "report"}
-_SUITE_KEYS = {"name", "description", "family", "time_limit", "kill_after", "plugins", "store_schedules"}
+_SUITE_KEYS = {"name", "description", "family", "time_limit", "kill_after", "plugins", "store_schedules", "ladder"}
 _INSTANCE_KEYS = {"group", "generator", "params", "grid", "seeds", "files"}
 _METHOD_KEYS = {"name", "label", "options", "seeds", "time_limit", "kill_after", "when"}
 _REPORT_KEYS = {"x", "metrics", "title", "captions"}
@@ -178,6 +181,8 @@ class Suite:
     config: dict[str, Any]
     plugins: list[str]
     store_schedules: bool = True
+    #: a size key whose values are climbed in order (see the module docstring), or None
+    ladder: str | None = None
     instances: list[InstanceEntry] = field(default_factory=list)
     methods: list[MethodEntry] = field(default_factory=list)
     cells: list[Cell] = field(default_factory=list)
@@ -389,6 +394,7 @@ class _Head:
     time_limit: float | None
     kill_after: float | None
     store_schedules: bool
+    ladder: str | None
 
 
 def _parse_head(config: dict[str, Any], path: Path, w: _Where) -> _Head:
@@ -413,6 +419,7 @@ def _parse_head(config: dict[str, Any], path: Path, w: _Where) -> _Head:
         time_limit=_seconds(head["time_limit"], "suite.time_limit", w) if "time_limit" in head else None,
         kill_after=_seconds(head["kill_after"], "suite.kill_after", w) if "kill_after" in head else None,
         store_schedules=_boolean(head.get("store_schedules", True), "suite.store_schedules", w),
+        ladder=_string(head["ladder"], "suite.ladder", w) if "ladder" in head else None,
     )
 
 
@@ -519,8 +526,17 @@ def parse_suite(config: dict[str, Any], *, path: Path, text: str = "") -> Suite:
         config=config,
         plugins=head.plugins,
         store_schedules=head.store_schedules,
+        ladder=head.ladder,
     )
     suite.instances = _parse_instances(config, head.family, path, w)
+    if head.ladder is not None:
+        for e in suite.instances:
+            if not _is_number(e.size.get(head.ladder)):
+                known = ", ".join(e.size) or "none"
+                raise w.error(
+                    "suite.ladder",
+                    f"{head.ladder!r} is not a numeric size key of instance {e.group}/{e.instance_id}; known: {known}",
+                )
     suite.methods = _parse_methods(config, head, w)
     suite.cells = _expand_cells(suite, w)
     return suite

@@ -9,6 +9,8 @@ Reference values per instance (over every stored cell of that instance, all
 suites and runs), in the sense of the family's objective (:attr:`Family.sense`;
 written here for minimisation, mirrored for maximisation):
 
+* ``gap`` -- the cell's own certified gap, (objective - lower_bound) / lower_bound (0 when
+  proven optimal; empty without both);
 * ``best_known`` -- the best objective proven optimal by an exact method
   (``best_known_proven`` = true); when no exact method proved an optimum, the best
   objective any method found (``best_known_proven`` = false);
@@ -51,13 +53,14 @@ MIDDLE = (
     "status",
     "objective",
     "lower_bound",
+    "gap",
     "best_known",
     "best_known_proven",
     "gap_to_best",
     "best_bound",
     "gap_to_bound",
 )
-TRAILING = ("runtime_s", "error", "worker", "method_call", "finished_at", "run_id", "cell_key")
+TRAILING = ("runtime_s", "cpu_s", "peak_rss_mb", "error", "worker", "method_call", "finished_at", "run_id", "cell_key")
 
 #: relative tolerance when comparing objectives of different methods (solver round-off)
 REL_TOL = 1e-6
@@ -71,6 +74,8 @@ class ResultTable:
     rows: list[dict[str, Any]]
     size_columns: list[str] = field(default_factory=list)
     metric_columns: list[str] = field(default_factory=list)
+    #: the runs that stored these rows: provenance, CPU model and calibration (see :func:`run_rows`)
+    runs: list[dict[str, Any]] = field(default_factory=list)
 
     def where(self, **equal: Any) -> list[dict[str, Any]]:
         return [r for r in self.rows if all(r.get(k) == v for k, v in equal.items())]
@@ -144,6 +149,7 @@ def result_table(
     """
     store = db if isinstance(db, ResultStore) else ResultStore(db, create=False)
     try:
+        runs = store.runs()
         raw = store.cell_rows(suite=suite, planned_only=planned_only)
         # references are computed over every stored cell of the instance, whatever its suite
         all_rows = raw if suite is None and not planned_only else store.cell_rows(planned_only=False)
@@ -189,6 +195,7 @@ def result_table(
             "status": r["status"],
             "objective": r["objective"],
             "lower_bound": r["lower_bound"],
+            "gap": _relative_gap(r["objective"], r["lower_bound"], sign),
             "best_known": best,
             "best_known_proven": proven if best is not None else None,
             "gap_to_best": _relative_gap(r["objective"], best, sign),
@@ -196,6 +203,8 @@ def result_table(
             "gap_to_bound": _relative_gap(r["objective"], ref["bound"], sign),
             **metrics,
             "runtime_s": r["runtime_s"],
+            "cpu_s": r.get("cpu_s"),
+            "peak_rss_mb": r.get("peak_rss_mb"),
             "error": r["error"],
             "worker": r["worker"],
             "method_call": calls.get(r["cell_key"]),
@@ -210,7 +219,66 @@ def result_table(
     for row in rows:
         for c in columns:
             row.setdefault(c, None)
-    return ResultTable(columns=columns, rows=rows, size_columns=size_cols, metric_columns=metric_cols)
+    used = {row["run_id"] for row in rows}
+    return ResultTable(
+        columns=columns,
+        rows=rows,
+        size_columns=size_cols,
+        metric_columns=metric_cols,
+        runs=run_rows([r for r in runs if r["run_id"] in used]),
+    )
+
+
+#: what a run contributes to an exported table (its suite's text is in the store, not here)
+RUN_COLUMNS = (
+    "run_id",
+    "suite",
+    "command",
+    "executor",
+    "started_at",
+    "ended_at",
+    "status",
+    "host",
+    "platform",
+    "python",
+    "package_version",
+    "git_commit",
+    "versions",
+    "cpu_model",
+    "calibration",
+    "cells_planned",
+    "cells_skipped",
+    "cells_done",
+    "cells_failed",
+)
+
+
+def run_rows(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The store's run rows as plain data: :data:`RUN_COLUMNS`, the JSON columns decoded."""
+    out = []
+    for r in runs:
+        row = {c: r.get(c) for c in RUN_COLUMNS}
+        for c in ("versions", "calibration"):
+            if isinstance(row[c], str):
+                row[c] = json.loads(row[c])
+        out.append(row)
+    return out
+
+
+def read_table(path: str | os.PathLike) -> ResultTable:
+    """A table exported as JSON by :func:`write_table` (the records committed under ``benchmarks/results/``)."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+        return ResultTable(
+            columns=list(data["columns"]),
+            rows=[dict(zip(data["columns"], row, strict=True)) for row in data["rows"]],
+            size_columns=list(data.get("size_columns", [])),
+            metric_columns=list(data.get("metric_columns", [])),
+            runs=list(data.get("runs", [])),
+        )
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"not an exported result table: {exc}", where=str(p)) from None
 
 
 def _csv_value(v: Any) -> Any:
@@ -222,13 +290,14 @@ def _csv_value(v: Any) -> Any:
 
 
 def write_table(table: ResultTable, path: str | os.PathLike) -> Path:
-    """Write the table as CSV (``.csv``) or Parquet (``.parquet``, needs pyarrow), atomically."""
+    """Write the table as CSV (``.csv``), JSON (``.json``: the runs' provenance and calibration, then
+    one row a line as a list in column order, read back by :func:`read_table`) or Parquet (``.parquet``, needs pyarrow), atomically."""
     p = Path(path)
     suffix = p.suffix.lower()
     if p.is_dir():
         check_output_file(p, example="results.csv")  # raises: a directory, not a file
-    if suffix not in (".csv", ".parquet"):
-        raise InputError(f"output must end in .csv or .parquet, got {str(path)!r}", where="-o")
+    if suffix not in (".csv", ".json", ".parquet"):
+        raise InputError(f"output must end in .csv, .json or .parquet, got {str(path)!r}", where="-o")
     check_output_file(p)
     tmp = p.with_name(f".{p.name}.tmp")
     try:
@@ -239,6 +308,16 @@ def write_table(table: ResultTable, path: str | os.PathLike) -> Path:
                 w.writeheader()
                 for row in table.rows:
                     w.writerow({c: _csv_value(row[c]) for c in table.columns})
+        elif suffix == ".json":
+            head = {
+                "columns": table.columns,
+                "size_columns": table.size_columns,
+                "metric_columns": table.metric_columns,
+                "runs": table.runs,
+            }
+            lines = [f"{json.dumps(k)}: {json.dumps(v, allow_nan=False)}," for k, v in head.items()]
+            rows = ",\n".join(json.dumps([row[c] for c in table.columns], allow_nan=False) for row in table.rows)
+            tmp.write_text("{\n" + "\n".join(lines) + '\n"rows": [\n' + rows + "\n]}\n", encoding="utf-8")
         else:
             try:
                 import pyarrow as pa

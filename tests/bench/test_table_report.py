@@ -183,5 +183,5 @@ def test_parquet_export_or_a_clear_message(quick_db, tmp_path):
     else:
         back = pq.read_table(write_table(table, tmp_path / "r.parquet"))
         assert back.num_rows == len(table.rows) and back.column_names == table.columns
-    with pytest.raises(InputError, match=r"\.csv or \.parquet"):
+    with pytest.raises(InputError, match=r"\.csv, \.json or \.parquet"):
         write_table(table, tmp_path / "r.xlsx")
