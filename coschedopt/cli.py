@@ -347,7 +347,7 @@ def _parse_options(pairs: list[str], options: type[MethodOptions] | None = None)
 
 def _help_options(args: argparse.Namespace) -> int:
     """``solve --method M --help-options``: the options of M (of the instance's family if one is given)."""
-    fams = [load_instance(args.instance).kind] if args.instance else list_families()
+    fams = [_load_instance(args.instance).kind] if args.instance else list_families()
     found = []
     for fam in fams:
         try:
@@ -364,12 +364,24 @@ def _help_options(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_instance(path: str, *, repair: bool = False) -> Any:
+    """An instance file, or a known trace's name (``KTH-SP2``, ``curie``) when no file has that name: the
+    trace is looked up as ``--trace`` looks it up (the cache, ``COSCHEDOPT_TRACES``), and read by the family
+    that reads its files."""
+    if not Path(path).exists():
+        from .workloads import traces
+
+        if traces.info(path) is not None:
+            return load_instance(traces.locate(path), repair=repair)
+    return load_instance(path, repair=repair)
+
+
 def _solve(args: argparse.Namespace) -> int:
     if args.help_options:
         return _help_options(args)
     if not args.instance:
         args.parser.error("the following arguments are required: instance")
-    inst = load_instance(args.instance, repair=args.repair)
+    inst = _load_instance(args.instance, repair=args.repair)
     m = get_method(inst.kind, args.method)  # unknown method: clear error before any work
     options = _parse_options(args.option, m.options)
     try:
@@ -444,7 +456,7 @@ def _print_result(args: argparse.Namespace, inst: Any, res: Any, time_limit: flo
 
 
 def _validate(args: argparse.Namespace) -> int:
-    inst = load_instance(args.instance, repair=args.repair)
+    inst = _load_instance(args.instance, repair=args.repair)
     schedule = load_schedule(inst, args.solution)
     note = _other_instance_note(args.solution, inst, args.instance)
     if note:
@@ -481,7 +493,7 @@ def _solution_and_instance(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     """The solution file's JSON, its instance (``--instance`` or embedded) and its checked schedule."""
     data = read_json(args.solution)
     if args.instance:
-        inst = load_instance(args.instance)
+        inst = _load_instance(args.instance)
     elif isinstance(data, dict) and isinstance(data.get("instance"), dict):
         try:
             inst = instance_from_dict(data["instance"])
@@ -589,7 +601,7 @@ def compare_rows(inst: Any, names: list[str], given_limit: float | None, seed: i
 
 
 def _compare(args: argparse.Namespace) -> int:
-    inst = load_instance(args.instance, repair=args.repair)
+    inst = _load_instance(args.instance, repair=args.repair)
     names = methods(inst.kind) if args.all else [get_method(inst.kind, n).name for n in args.methods]
     if args.output:
         check_output_file(args.output, example="compare.csv")

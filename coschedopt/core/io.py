@@ -92,15 +92,20 @@ def check_output_dir(path: str | os.PathLike) -> Path:
 _umask_lock = threading.Lock()
 
 
+def umask_file_mode() -> int:
+    """The mode ``open()`` creates a file with: 0666 less the user's umask."""
+    with _umask_lock:  # the umask can only be read by setting it
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return 0o666 & ~mask
+
+
 def _new_file_mode(path: Path) -> int:
     """The mode ``path`` keeps if it exists, else what ``open()`` would create it with (0666 less the umask)."""
     try:
         return stat.S_IMODE(path.stat().st_mode)
     except OSError:
-        with _umask_lock:  # the umask can only be read by setting it
-            mask = os.umask(0o022)
-            os.umask(mask)
-        return 0o666 & ~mask
+        return umask_file_mode()
 
 
 def write_text(path: str | os.PathLike, text: str) -> None:

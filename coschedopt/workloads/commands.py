@@ -52,6 +52,8 @@ def _list() -> int:
             ).rstrip()
         )
     print(f"cache: {traces.cache_dir()} (fetch with: coschedopt traces fetch NAME... | --all)")
+    for path in traces.shipped():
+        print(f"shipped with the toolkit, found by its file name: {path.name}")
     return 0
 
 

@@ -18,8 +18,9 @@ way scikit-learn's ``fetch_*`` functions and pooch-based dataset registries do:
   ``file://`` URL or a plain folder, holding the files flat, by archive name.
 - :func:`locate` is the one lookup used by ``--trace``, ``solve FILE.swf.gz``
   and the suites: a path to a file, else the cache, else the folders of
-  ``COSCHEDOPT_TRACES`` and their sub-folders; its error names every folder it
-  searched and the ``coschedopt traces fetch`` command that gets the file.
+  ``COSCHEDOPT_TRACES`` and their sub-folders, else the excerpts shipped with
+  the toolkit; its error names every folder it searched and the
+  ``coschedopt traces fetch`` command that gets the file.
 
 >>> from coschedopt import traces
 >>> path = traces.fetch("KTH-SP2")                    # doctest: +SKIP
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import InputError
+from ..core.io import umask_file_mode
 
 #: folders (``os.pathsep``-separated) where traces are looked up; the first one is also the cache
 TRACES_ENV = "COSCHEDOPT_TRACES"
@@ -185,10 +187,21 @@ def catalogue() -> list[TraceInfo]:
     return [*CATALOGUE.values()]
 
 
+#: folders of the installed package holding the trace excerpts that ship with it (the KTH-SP2 slice of the
+#: batch family's data), looked up last, so that an excerpt is found by its file name like a fetched trace
+SHIPPED_FOLDERS = (Path(__file__).resolve().parents[1] / "batch" / "data",)
+
+
+def shipped() -> list[Path]:
+    """The trace excerpts that ship with the toolkit (found by :func:`locate` under their file names)."""
+    return sorted(p for folder in SHIPPED_FOLDERS for p in folder.glob("*.swf*") if p.is_file())
+
+
 def searched_folders() -> list[Path]:
-    """The folders :func:`locate` looks in, in order, without repeats: the cache, then ``COSCHEDOPT_TRACES``."""
+    """The folders :func:`locate` looks in, in order, without repeats: the cache, then ``COSCHEDOPT_TRACES``,
+    then the folders of the excerpts shipped with the toolkit."""
     out: list[Path] = []
-    for folder in (cache_dir(), *lookup_folders()):
+    for folder in (cache_dir(), *lookup_folders(), *SHIPPED_FOLDERS):
         if folder not in out:
             out.append(folder)
     return out
@@ -277,8 +290,9 @@ def fetch(name: str, *, mirror: str | None = None) -> Path:
     url = _source(t, mirror)
     downloader = _copy_local if url.startswith("file:") else None
     pooch.get_logger().setLevel("WARNING")
+    before = _identity(cache_dir() / t.file)
     try:
-        return Path(
+        path = Path(
             pooch.retrieve(url, known_hash=f"sha256:{t.sha256}", fname=t.file, path=cache_dir(), downloader=downloader)
         )
     except ValueError as exc:
@@ -293,6 +307,20 @@ def fetch(name: str, *, mirror: str | None = None) -> Path:
         ) from None
     except Exception as exc:  # requests' and ftplib's errors: no network, 404, refused
         raise InputError(f"cannot download: {exc}", where=url) from None
+    if _identity(path) != before:
+        # pooch moves its temporary file (mode 0600) into place: a new download gets the mode open() would
+        # give it under the user's umask, so that a cache shared by a group stays readable by the group
+        os.chmod(path, umask_file_mode())
+    return path
+
+
+def _identity(path: Path) -> tuple[int, int, int] | None:
+    """The file's device, inode and modification time (``None`` when absent): whether a download replaced it."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_mtime_ns
 
 
 #: ``coschedopt.traces.list()``: the catalogue with where each file is cached (defined last: shadows the builtin)

@@ -187,3 +187,34 @@ def test_no_test_reads_data_from_beside_the_repository():
         if pattern.search(line)
     ]
     assert offenders == []
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027, 0o077])
+def test_a_fetched_trace_gets_the_mode_the_umask_gives_a_new_file(cache, mirror, umask):
+    before = traces.os.umask(umask)
+    try:
+        path = traces.fetch("KTH-SP2", mirror=str(mirror))
+    finally:
+        traces.os.umask(before)
+    assert (path.stat().st_mode & 0o777) == 0o666 & ~umask
+
+
+def test_solve_and_compare_take_a_known_traces_name(kth_by_name, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # no file of that name here: the name is looked up as --trace looks it up
+    assert main(["solve", "KTH-SP2", "-m", "easy", "-o", "sol.json"]) == 0
+    assert main(["solve", "kth", "-m", "fcfs", "--json"]) == 0  # an alias too
+    assert main(["validate", "KTH-SP2", "sol.json"]) == 0
+    capsys.readouterr()
+    kth_by_name.unlink()
+    assert main(["solve", "KTH-SP2", "-m", "easy"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "no trace 'KTH-SP2'" in err and "coschedopt traces fetch KTH-SP2" in err
+
+
+def test_the_shipped_excerpt_is_found_by_its_file_name(cache, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert traces.locate(KTH_EXCERPT.name) == KTH_EXCERPT.resolve()
+    assert [p.name for p in traces.shipped()] == [KTH_EXCERPT.name]
+    assert main(["solve", KTH_EXCERPT.name, "-m", "easy"]) == 0
+    assert main(["traces", "list"]) == 0
+    assert f"shipped with the toolkit, found by its file name: {KTH_EXCERPT.name}" in capsys.readouterr().out
