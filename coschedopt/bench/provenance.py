@@ -132,7 +132,9 @@ def calibration(repeats: int = 3) -> dict[str, Any]:
     million floats and a cumulative sum (numeric speed: compiled kernels, LP algebra).
     Both are CPU seconds of this process (all its threads), the minimum of the repeats, so
     a busy second core perturbs them little; a figure measured on another machine scales by
-    the ratio of the two machines' calibrations.  About 0.5 s in all.
+    the ratio of the two machines' calibrations.  The load average beside them says how busy the
+    machine was (what CPU seconds do not show: a solver given the whole machine had less of it).
+    About 0.5 s in all.
     """
     import time
 
@@ -160,7 +162,12 @@ def calibration(repeats: int = 3) -> dict[str, Any]:
             times.append(time.process_time() - t)
         return round(min(times), 4)
 
-    return {"python_s": best(python_work), "numpy_s": best(numpy_work), "cpu_model": cpu_model()}
+    return {
+        "python_s": best(python_work),
+        "numpy_s": best(numpy_work),
+        "cpu_model": cpu_model(),
+        "load_average": load_average(),
+    }
 
 
 def collect_provenance() -> dict[str, Any]:
