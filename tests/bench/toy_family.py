@@ -99,3 +99,19 @@ def toy_prepare() -> None:
 def toy_compiled(instance, *, time_limit, seed, verbose, options):
     """The identity order, after a ``prepare`` hook (a method with compiled kernels)."""
     return Result(Status.FEASIBLE, _identity(instance))
+
+
+@dataclass(frozen=True)
+class UpToOptions(MethodOptions):
+    limit: int = option(
+        3, "largest n proven; above it, stopped at the time limit with half the optimum as bound", min=0
+    )
+    lucky: int = option(0, "method seeds below this prove one size more than limit", min=0)
+
+
+@method("toy", "toy-upto", exact=True, options=UpToOptions)
+def toy_upto(instance, *, time_limit, seed, verbose, options):
+    """Proves the optimum up to a size (an exact method's frontier, known in advance), certified bound beyond."""
+    if instance.n <= options.limit or (instance.n == options.limit + 1 and (seed or 0) < options.lucky):
+        return Result(Status.OPTIMAL, optimal_order(instance), lower_bound=toy_optimum(instance))
+    return Result(Status.TIME_LIMIT, _identity(instance), lower_bound=toy_optimum(instance) / 2)
