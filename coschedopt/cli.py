@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from . import __version__
 from .core import (
@@ -106,10 +106,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, with a bad value of one option (``--time-limit -5``, ``--seed x``) reported on one
+    line, as the commands report every other bad value; a wrong command line (a missing or unknown argument)
+    still shows the usage. Sub-commands' parsers are of this class too (``add_subparsers`` uses the parent's)."""
+
+    def error(self, message: str) -> NoReturn:
+        if message.startswith("argument ") and "required" not in message:  # one argument's value
+            self.exit(2, f"{self.prog}: error: {message}\n")
+        super().error(message)
+
+
 def build_parser(*, with_families: bool = True) -> argparse.ArgumentParser:
     """The whole parser; ``with_families=False`` leaves out what only the families declare (their
     generators and commands, and the list of families in the help), so that ``--version`` imports no family."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="coschedopt",
         description="Exact solvers and published heuristics for co-scheduling parallel applications.",
         epilog=_top_epilog(with_families),
@@ -456,7 +467,15 @@ def _print_result(args: argparse.Namespace, inst: Any, res: Any, time_limit: flo
 
 
 def _validate(args: argparse.Namespace) -> int:
-    inst = _load_instance(args.instance, repair=args.repair)
+    try:
+        inst = _load_instance(args.instance, repair=args.repair)
+    except InputError as exc:
+        if "not an instance" in exc.message:  # a solution first: the two files were given the other way round
+            first = args.solution if _is_instance(args.solution) else "INSTANCE"
+            raise InputError(
+                f"{exc.message}; the instance comes first: coschedopt validate {first} {args.instance}", where=exc.where
+            ) from None
+        raise
     schedule = load_schedule(inst, args.solution)
     note = _other_instance_note(args.solution, inst, args.instance)
     if note:
@@ -469,6 +488,15 @@ def _validate(args: argparse.Namespace) -> int:
     fam = get_family(inst.kind)
     print(f"valid: {fam.objective_name} = {fam.objective(inst, schedule):.6g}")
     return 0
+
+
+def _is_instance(path: str) -> bool:
+    """Whether ``path`` reads as an instance (of any family)."""
+    try:
+        _load_instance(path)
+    except InputError:
+        return False
+    return True
 
 
 def _other_instance_note(solution: str, inst: Any, instance_path: str) -> str | None:

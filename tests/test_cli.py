@@ -378,3 +378,43 @@ def test_option_none_of_a_string_option_is_the_choice_none(tmp_path, capsys):
     given = json.loads(capsys.readouterr().out)
     assert main(["solve", str(inst), "-m", "easy", "--json"]) == 0  # 'none' is the default
     assert given["objective"] == json.loads(capsys.readouterr().out)["objective"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-t", "-5"], "argument --time-limit/-t: expected a positive number of seconds or 'none', got '-5'"),
+        (["--time-limit", "soon"], "argument --time-limit/-t: expected seconds or 'none', got 'soon'"),
+        (["--seed", "x"], "argument --seed: invalid int value: 'x'"),
+    ],
+)
+def test_a_bad_option_value_is_one_line_without_the_usage(inst_file, capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_:
+        main(["solve", str(inst_file), "-m", "enumerate", *argv])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err == f"coschedopt solve: error: {message}\n"
+
+
+def test_a_missing_argument_still_shows_the_usage(capsys):
+    with pytest.raises(SystemExit):
+        main(["solve", "x.json"])
+    err = capsys.readouterr().err
+    assert err.startswith("usage: coschedopt solve") and "required: --method/-m" in err
+
+
+def test_validate_says_when_the_two_files_are_swapped(inst_file, sol_file, capsys):
+    code, out, err = run(capsys, "validate", str(sol_file), str(inst_file))
+    assert code == 2 and out == ""
+    assert err == (
+        f"coschedopt: error: {sol_file}: this is a 'pack' solution (method pack-approx), not an instance; "
+        f"the instance comes first: coschedopt validate {inst_file} {sol_file}\n"
+    )
+
+
+def test_validate_names_the_family_of_a_solution_of_another_family(sol_file, tmp_path, capsys):
+    hybrid = tmp_path / "h.json"
+    assert run(capsys, "generate", "hybrid", "random", "-o", str(hybrid))[0] == 0
+    code, _, err = run(capsys, "validate", str(hybrid), str(sol_file))
+    assert (
+        code == 2 and "this is a 'pack' solution (method pack-approx), not a solution of the 'hybrid' instance" in err
+    )

@@ -148,6 +148,8 @@ def instance_from_dict(data: Any, *, repair: bool = False) -> Any:
     if not isinstance(data, dict):
         raise InputError(f"an instance must be a JSON object, got {type(data).__name__}")
     if "kind" not in data:
+        if "schedule" in data:  # a solution given where an instance was expected (two files swapped, say)
+            raise InputError(f"this is {_solution_of(data)}, not an instance")
         raise InputError("missing field 'kind'", where="kind")
     family = get_family(data["kind"])
     if repair:
@@ -193,9 +195,21 @@ def save_instance(instance: Any, path: str | os.PathLike) -> None:
     write_json(path, instance.to_dict())
 
 
+def _solution_of(data: dict) -> str:
+    """How a solution file describes itself: ``a 'pack' solution (method enumerate)``."""
+    family, method = data.get("family"), data.get("method")
+    what = f"a {family!r} solution" if isinstance(family, str) and family else "a solution"
+    return f"{what} (method {method})" if isinstance(method, str) and method else what
+
+
 def schedule_from_dict(instance: Any, data: Any) -> Any:
     """A schedule from a bare schedule dict or from a whole ``Result.to_dict()``."""
     if isinstance(data, dict) and "schedule" in data:
+        family = data.get("family")
+        if isinstance(family, str) and family and family != instance.kind:
+            raise InputError(
+                f"this is {_solution_of(data)}, not a solution of the {instance.kind!r} instance {instance.name!r}"
+            )
         data = data["schedule"]
     elif isinstance(data, dict) and "kind" in data:
         raise InputError(
