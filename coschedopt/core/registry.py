@@ -18,6 +18,7 @@ import functools
 import importlib
 import inspect
 import math
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -223,13 +224,24 @@ def method(
             )
 
         doc = inspect.getdoc(func) or ""
-        entry = Method(family, name, call, exact, doc.split("\n")[0], options, tuple(aliases), prepare, relaxation)
+        description = plain_text(doc.split("\n")[0])
+        entry = Method(family, name, call, exact, description, options, tuple(aliases), prepare, relaxation)
         taken[name] = entry
         for a in aliases:
             alias_map[a] = name
         return call
 
     return register
+
+
+_REST_ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`~?([^`<]*?)(?:\s*<[^>]*>)?`")
+_REST_LITERAL = re.compile(r"``(.+?)``")
+
+
+def plain_text(text: str) -> str:
+    """A docstring line as a terminal shows it: reST roles (``:mod:`coschedopt.pack```) and literals
+    (````ilp````) become their text, so that ``coschedopt methods`` prints no markup."""
+    return _REST_LITERAL.sub(r"\1", _REST_ROLE.sub(r"\1", text))
 
 
 def check_options(m: Method, options: MethodOptions | Mapping[str, Any] | None = None, given: Mapping | None = None):

@@ -112,3 +112,20 @@ def test_every_shipped_family_defines_its_metrics_for_the_report():
         fam = cs.core.get_family(kind)
         assert fam.metric_definitions, kind
         assert set(fam.objective_scaled_metrics) <= set(fam.metric_definitions), kind
+
+
+def test_a_methods_description_is_its_docstrings_first_line_without_rest_markup(registry, capsys):
+    @method("pack", "test-marked-up")
+    def marked_up(instance, **_):
+        """Like ``ilp`` in :mod:`coschedopt.pack.exact`, see :func:`~coschedopt.core.solve`.
+
+        More ``text`` below the first line."""
+
+    assert get_method("pack", "test-marked-up").description == (
+        "Like ilp in coschedopt.pack.exact, see coschedopt.core.solve."
+    )
+    from coschedopt.cli import main
+
+    assert main(["methods"]) == 0
+    listing = capsys.readouterr().out
+    assert "``" not in listing and ":mod:`" not in listing and ":func:`" not in listing
