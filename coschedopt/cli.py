@@ -448,11 +448,14 @@ def _print_result(args: argparse.Namespace, inst: Any, res: Any, time_limit: flo
         ("method", res.method),
         ("status", str(res.status)),
         (fam.objective_name, _fmt(res.objective)),
-        (f"{'lower' if fam.sense == 'min' else 'upper'} bound certified by {res.method}", _fmt(res.lower_bound)),
-        ("gap", "-" if res.gap is None else f"{100 * res.gap:.4f} %"),
-        ("runtime", f"{res.runtime:.3f} s"),
-        ("time limit", limit),
     ]
+    if res.lower_bound is not None:  # a heuristic certifies none: no line for it
+        rows.append(
+            (f"{'lower' if fam.sense == 'min' else 'upper'} bound certified by {res.method}", _fmt(res.lower_bound))
+        )
+    if res.gap is not None:
+        rows.append(("gap", f"{100 * res.gap:.4f} %"))
+    rows += [("runtime", f"{res.runtime:.3f} s"), ("time limit", limit)]
     if res.message:
         rows.append(("message", res.message))
     if res.schedule is not None and fam.metrics is not None:
@@ -460,8 +463,10 @@ def _print_result(args: argparse.Namespace, inst: Any, res: Any, time_limit: flo
         # (makespan_over_area_bound: area_bound), apart from the method's own bound above
         if fam.instance_bounds is not None:
             rows += [(key, _fmt(val)) for key, val in fam.instance_bounds(inst).items()]
-        shown = {key for key, _ in rows}  # a metric named like the objective is already there
-        rows += [(key, f"{val:.4g}") for key, val in fam.metrics(inst, res.schedule).items() if key not in shown]
+        # one line per quantity: a metric that is the objective (sum_flow beside "sum flow") is already there
+        shown = {key.replace(" ", "_") for key, _ in rows}
+        metrics = fam.metrics(inst, res.schedule).items()
+        rows += [(key, _fmt(val, digits=4)) for key, val in metrics if key.replace(" ", "_") not in shown]
     width = max(len(key) for key, _ in rows)
     print("\n".join(f"{key:<{width}}  {val}" for key, val in rows))
 
@@ -709,8 +714,16 @@ def _describe(inst: Any) -> str:
     return ", ".join(f"{k}={v}" for k, v in fam.describe(inst).items())
 
 
-def _fmt(x: float | None) -> str:
-    return "-" if x is None else f"{x:.6g}"
+def _fmt(x: float | None, *, digits: int = 6) -> str:
+    """A number for a person: a whole number in full (a count, a time in whole seconds: 20480, not
+    2.048e+04), a large one to the unit, any other with ``digits`` significant digits; ``-`` for none."""
+    if x is None:
+        return "-"
+    if isinstance(x, bool):
+        return str(x)
+    if math.isfinite(x) and abs(x) < 1e15 and (float(x).is_integer() or abs(x) >= 10**digits):
+        return f"{x:.0f}"
+    return f"{x:.{digits}g}"
 
 
 if __name__ == "__main__":

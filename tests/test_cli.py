@@ -418,3 +418,21 @@ def test_validate_names_the_family_of_a_solution_of_another_family(sol_file, tmp
     assert (
         code == 2 and "this is a 'pack' solution (method pack-approx), not a solution of the 'hybrid' instance" in err
     )
+
+
+def test_the_solve_summary_names_each_quantity_once_counts_in_full_and_no_missing_bound(capsys):
+    from tests.tracefiles import KTH_EXCERPT
+
+    code, out, _ = run(capsys, "solve", str(KTH_EXCERPT), "-m", "easy")
+    keys = [line.partition("  ")[0].strip() for line in out.splitlines()]
+    rows = dict(zip(keys, (line.partition("  ")[2].strip() for line in out.splitlines()), strict=True))
+    assert code == 0 and "sum flow" in keys and "sum_flow" not in keys
+    assert len({k.replace(" ", "_") for k in keys}) == len(keys)
+    assert not any("bound certified" in k for k in keys) and "gap" not in keys  # a heuristic certifies none
+    assert rows["success"].isdigit() and rows["sum flow"].isdigit() and rows["makespan"].isdigit()
+    assert "e+" not in out
+
+
+def test_an_exact_method_still_prints_its_bound_and_gap(inst_file, capsys):
+    code, out, _ = run(capsys, "solve", str(inst_file), "-m", "enumerate")
+    assert code == 0 and "lower bound certified by enumerate" in out and "gap " in out
