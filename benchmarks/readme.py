@@ -91,14 +91,60 @@ def load_text(record: dict) -> str:
     return f"load average {before[0]:.1f} before, {after[0]:.1f} after"
 
 
+def calibration_text(calibration: dict | None) -> str:
+    """'AMD EPYC, calibration 0.16 s Python / 0.11 s numpy' (the fixed work of
+    :func:`coschedopt.bench.provenance.calibration`: scale a figure by it between machines)."""
+    if not calibration:
+        return "no calibration (measured before records had one)"
+    model = calibration.get("cpu_model") or "CPU model unknown"
+    return f"{model}, calibration {calibration['python_s']:.2f} s Python / {calibration['numpy_s']:.2f} s numpy"
+
+
 def provenance_text(record: dict) -> str:
-    """'2026-11-27, load average 4.3 before, 4.7 after; record `benchmarks/results/NAME.json`' for a record run
-    here (its commit, command and versions are in the record: the README keeps no commit hashes); the
-    conversion's source for a converted one."""
+    """'2026-11-27, load average 4.3 before, 4.7 after, AMD EPYC, calibration ...; record
+    `benchmarks/results/NAME.json`' for a record run here (its commit, command and versions are in the
+    record: the README keeps no commit hashes); the conversion's source for a converted one."""
     if "source" in record:
         return record["source"].split(" (")[0]
     dirty = ", uncommitted changes" if record.get("dirty") else ""
-    return f"{record['date'][:10]}{dirty}, {load_text(record)}; record `benchmarks/results/{record['name']}.json`"
+    return (
+        f"{record['date'][:10]}{dirty}, {load_text(record)}, {calibration_text(record.get('calibration'))}; "
+        f"record `benchmarks/results/{record['name']}.json`"
+    )
+
+
+def runs_text(table: dict, name: str) -> str:
+    """The provenance of an exported result table (``coschedopt bench export -o NAME.json``): its runs'
+    dates, load averages at their start, CPU model and calibration."""
+    runs = table["runs"]
+    dates = sorted({r["started_at"][:10] for r in runs})
+    loads = [r["calibration"]["load_average"][0] for r in runs if (r.get("calibration") or {}).get("load_average")]
+    load = f"load average {min(loads):.1f}-{max(loads):.1f} at the runs' starts" if loads else "load not recorded"
+    cals = [r.get("calibration") for r in runs]
+    cal = calibration_text(cals[0]) if cals else calibration_text(None)
+    return f"{' to '.join([dates[0], dates[-1]] if len(dates) > 1 else dates)}, {len(runs)} runs, {load}, {cal}; record `benchmarks/results/{name}.json`"
+
+
+# ---------------------------------------------------------------------------- frontier
+
+
+def frontier(records: Records) -> str:
+    """The exact methods' frontier (every family), from the exported table of the ``frontier-*`` suites."""
+    from coschedopt.bench.frontier import frontier_markdown, frontier_rows
+
+    rec = records["frontier"]
+    rows = [dict(zip(rec["columns"], row, strict=True)) for row in rec["rows"]]
+    ladder = {r["suite"]: r["ladder"] for r in rec["runs"] if r.get("ladder")}
+    limit = {r["time_limit"] for r in rows if r["exact"]}
+    head = (
+        "**The frontier of the exact methods**: per family and method, the largest size whose median seed (of 5) "
+        f"is proven optimal within {'/'.join(f'{x:g}' for x in sorted(limit))} s, its median seconds, and the first "
+        "size not proven with its proven count and the median gap to the certified bound there; each method climbs "
+        "its sizes until one is lost (`coschedopt bench run frontier-FAMILY -j 1 --db frontier.sqlite` for each "
+        "family, exported by `coschedopt bench export --db frontier.sqlite -o benchmarks/results/frontier.json`; "
+        f"{runs_text(rec, 'frontier')}).\n"
+    )
+    return head + "\n" + frontier_markdown(frontier_rows(rows, ladder))
 
 
 # ---------------------------------------------------------------------------- pack
@@ -503,6 +549,7 @@ def batch_traces(records: Records) -> str:
 
 
 BLOCKS: dict[str, Block] = {
+    "frontier": Block(("frontier",), frontier),
     "pack-table1": Block(("pack_table1",), pack_table1),
     "pack-w2": Block(("pack_bnp",), pack_w2),
     "pack-w3": Block(("pack_bnp",), pack_w3),

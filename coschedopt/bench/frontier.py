@@ -78,14 +78,19 @@ def frontier_rows(rows: Iterable[Mapping[str, Any]], ladder: Mapping[str, str]) 
     ``method`` (the label), ``ladder`` (the key), ``rungs`` (the values climbed), ``largest`` and
     ``largest_median_s`` (``None`` when even the first rung is not proven), ``first_unproven``,
     ``first_unproven_proven`` (e.g. "1/5"), ``first_unproven_gap`` (the median certified gap of its
-    cells), and ``time_limit``.  Every rung plans the same cells (the instance and method seeds),
-    so a rung left early (its median already lost) counts the cells it did not run as not proven.
+    cells), and ``time_limit``.  Every rung plans the same cells (each instance seed seen in the group,
+    by any method, with each of the method's seeds), so a rung left early (its median already lost)
+    counts the cells it did not run as not proven.
     """
     cells: dict[tuple[str, str, str], dict[float, list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     family: dict[tuple[str, str, str], str] = {}
+    instance_seeds: dict[tuple[str, str], set[Any]] = defaultdict(set)
     for r in rows:
         key_name = ladder.get(r["suite"])
-        if key_name is None or not r.get("exact") or r.get(key_name) is None:
+        if key_name is None or r.get(key_name) is None:
+            continue
+        instance_seeds[(r["suite"], r["group"])].add(r.get("instance_seed"))
+        if not r.get("exact"):
             continue
         k = (r["suite"], r["group"], r["method_label"])
         cells[k][float(r[key_name])].append(r)
@@ -94,7 +99,9 @@ def frontier_rows(rows: Iterable[Mapping[str, Any]], ladder: Mapping[str, str]) 
     for (suite, group, label), by_rung in cells.items():
         largest = largest_s = first = first_proven = first_gap = None
         limit = None
-        planned = max(len(rs) for rs in by_rung.values())  # a rung left early has fewer rows
+        # a rung plans each instance seed of the group with each method seed; one left early has fewer rows
+        method_seeds = {r["seed"] for rs in by_rung.values() for r in rs}
+        planned = max(max(len(rs) for rs in by_rung.values()), len(instance_seeds[(suite, group)]) * len(method_seeds))
         for value in sorted(by_rung):
             rs = by_rung[value]
             limit = max((r["time_limit"] or 0 for r in rs), default=None) or None
@@ -134,21 +141,37 @@ def _value(x: float | None) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
-def frontier_markdown(frontier: list[dict[str, Any]]) -> str:
-    """The frontier table in Markdown: family, instances, method, largest size proven (median of the
-    seeds) with its median seconds, the first size not proven with its proven count and median gap."""
-    lines = [
-        "| family | instances | method | largest proven | median s | first not proven | proven there | median gap there |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
-    ]
+FRONTIER_HEADERS = [
+    "family",
+    "instances",
+    "method",
+    "largest proven",
+    "median s",
+    "first not proven",
+    "proven there",
+    "median gap there",
+]
+
+
+def frontier_table(frontier: list[dict[str, Any]]) -> list[list[str]]:
+    """The rows of the frontier table (:data:`FRONTIER_HEADERS`): family, instances, method, the largest
+    size proven (median of the seeds) with its median seconds, the first size not proven with its
+    proven count and median gap."""
+    out = []
     for r in frontier:
         key = r["ladder"]
         largest = "none" if r["largest"] is None else f"{key} = {_value(r['largest'])}"
         first = "not reached" if r["first_unproven"] is None else f"{key} = {_value(r['first_unproven'])}"
         seconds = "-" if r["largest_median_s"] is None else f"{r['largest_median_s']:.1f}"
         gap = "-" if r["first_unproven_gap"] is None else f"{100 * r['first_unproven_gap']:.2f} %"
-        lines.append(
-            f"| {r['family']} | {r['group']} | {r['method']} | {largest} | {seconds} | {first} | "
-            f"{r['first_unproven_proven'] or '-'} | {gap} |"
+        out.append(
+            [r["family"], r["group"], r["method"], largest, seconds, first, r["first_unproven_proven"] or "-", gap]
         )
+    return out
+
+
+def frontier_markdown(frontier: list[dict[str, Any]]) -> str:
+    """:func:`frontier_table` in Markdown."""
+    lines = ["| " + " | ".join(FRONTIER_HEADERS) + " |", "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    lines += ["| " + " | ".join(row) + " |" for row in frontier_table(frontier)]
     return "\n".join(lines) + "\n"

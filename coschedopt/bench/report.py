@@ -41,6 +41,7 @@ from ..viz.figure import png_bytes
 from ..viz.report import Figure, Section, Table, render_html, render_markdown
 from .cell import is_failure, is_time_limited
 from .figures import MetricInfo, figure_caption, is_optimal_row, metric_figure, metric_info
+from .frontier import FRONTIER_HEADERS, frontier_rows, frontier_table
 from .store import ResultStore
 from .suite import default_label
 from .table import REL_TOL, ResultTable, result_table, write_table
@@ -533,6 +534,29 @@ def checks_section(v: SuiteView) -> Section:
     return csec
 
 
+def frontier_section(v: SuiteView) -> Section | None:
+    """For a suite with a ladder: each exact method's frontier (:mod:`.frontier`)."""
+    ladder = v.config.get("suite", {}).get("ladder")
+    if ladder is None:
+        return None
+    rows = frontier_rows(v.rows, {r["suite"]: ladder for r in v.rows})
+    if not rows:
+        return None
+    text = (
+        f"Each exact method climbs `{ladder}` and stops at the first value whose median cell is not proven "
+        "optimal; a value not climbed counts as not proven."
+    )
+    return Section("Frontier", 3, [text, Table(list(FRONTIER_HEADERS), frontier_table(rows))])
+
+
+def _calibration(text: str | None) -> str:
+    if not text:
+        return "–"
+    cal = json.loads(text)
+    load = cal.get("load_average")
+    return f"{cal['python_s']:.2f} s / {cal['numpy_s']:.2f} s" + (f", load {load[0]:.1f}" if load else "")
+
+
 def provenance_section(v: SuiteView) -> Section:
     pt = Table(
         [
@@ -547,9 +571,12 @@ def provenance_section(v: SuiteView) -> Section:
             "coschedopt",
             "git commit",
             "solvers",
+            "CPU",
+            "calibration",
         ],
         [],
-        caption="Runs of this suite in the store (ended '–': killed).",
+        caption="Runs of this suite in the store (ended '–': killed); calibration: CPU seconds of a fixed "
+        "pure-Python loop / numpy kernel at the run's start, and the load average then.",
     )
     for run in v.runs:
         versions = json.loads(run["versions"] or "{}")
@@ -569,6 +596,8 @@ def provenance_section(v: SuiteView) -> Section:
                 run["package_version"] or "–",
                 (run["git_commit"] or "–")[:19],
                 solvers,
+                run.get("cpu_model") or "–",
+                _calibration(run.get("calibration")),
             ]
         )
     return Section("Provenance", 3, [pt])
@@ -589,6 +618,7 @@ def suite_sections(
     sections = [
         intro_section(table, suite, v),
         headline_section(v),
+        frontier_section(v),
         definitions_section(table, v),
         figures_section(table, v),
         runtime_section(v),

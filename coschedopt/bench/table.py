@@ -246,6 +246,7 @@ RUN_COLUMNS = (
     "versions",
     "cpu_model",
     "calibration",
+    "ladder",
     "cells_planned",
     "cells_skipped",
     "cells_done",
@@ -254,10 +255,13 @@ RUN_COLUMNS = (
 
 
 def run_rows(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The store's run rows as plain data: :data:`RUN_COLUMNS`, the JSON columns decoded."""
+    """The store's run rows as plain data: :data:`RUN_COLUMNS`, the JSON columns decoded, and the suite's
+    ``ladder`` key (``None`` without one) from its configuration."""
     out = []
     for r in runs:
+        config = json.loads(r["suite_config"]) if r.get("suite_config") else {}
         row = {c: r.get(c) for c in RUN_COLUMNS}
+        row["ladder"] = config.get("suite", {}).get("ladder")
         for c in ("versions", "calibration"):
             if isinstance(row[c], str):
                 row[c] = json.loads(row[c])

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from coschedopt.bench import load_suite, run_suite
 from coschedopt.bench.frontier import frontier_markdown, frontier_rows, ladder_closed, median_proven
 from coschedopt.bench.provenance import calibration, start_record
+from coschedopt.bench.report import write_report
 from coschedopt.bench.table import read_table, result_table, write_table
 from coschedopt.core import InputError
 
@@ -75,6 +77,10 @@ def test_a_ladder_stops_each_method_at_its_first_unproven_size_and_leaves_out_th
     text = frontier_markdown(list(front.values()))
     assert "| toy | g | upto-3 | n = 3 |" in text and "| n = 4 | 0/5 | 100.00 % |" in text
     assert "not reached" in text
+
+    report = (Path(write_report(db, tmp_path / "rep")["markdown"])).read_text(encoding="utf-8")
+    assert "### Frontier" in report and "| toy | g | upto-3 | n = 3 |" in report
+    assert "calibration" in report
 
 
 def test_ladder_closed_counts_unfinished_cells_as_possibly_proven_only_between_waves(write_suite):
