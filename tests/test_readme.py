@@ -52,3 +52,21 @@ def test_the_combos_example_says_what_it_shows(method, options, quoted):
     assert round(res.objective, 1) == pytest.approx(quoted, abs=0.6)
     assert f"{quoted:,}" in README or f"{quoted}" in README
     assert "spends most of the schedule measuring" in README
+
+
+def test_the_pack_examples_exact_solves_reach_the_optimum_they_claim():
+    # an example runs in seconds and shows what its comment says: no exact solve left at its time limit
+    from coschedopt.core import get_method
+    from coschedopt.pack.generate import random_pack_instance
+
+    block = _section("Usage").split("```bash", 1)[1].split("```", 1)[0]
+    assert "coschedopt generate pack random --tasks 10 --processors 16 -k 4 -o small.json" in block
+    solves = re.findall(r"coschedopt solve small\.json --method (\S+)(.*)", block)
+    inst = random_pack_instance(10, 16, 4, seed=0)
+    exact = [(m, rest) for m, rest in solves if get_method("pack", m).exact]
+    assert len(exact) >= 2
+    for name, rest in exact:
+        assert "--time-limit" not in rest and "-t " not in rest
+        res = cs.solve(inst, name, time_limit=60)
+        assert res.status is cs.Status.OPTIMAL and f"{res.objective:.6g}" == "87.9621", name
+    assert "(87.9621)" in block
