@@ -8,6 +8,8 @@ Both go through :func:`execute`, so that what is committed is what the tests rep
 - ``COSCHEDOPT_TRACES`` names an empty folder, so that a notebook that reads a whole trace when one
   is cached (online-redirection) reads the excerpt that ships with the toolkit on every machine,
   CI's too (CI's ``COSCHEDOPT_TRACES`` holds the whole logs);
+- ``COSCHEDOPT_NO_PLUGINS`` is set: a notebook shows what a user of the toolkit alone sees, not the
+  methods of a plug-in installed beside it (the example plug-in, in a development venv);
 - ``MATPLOTLIBRC`` names ``notebooks/matplotlibrc`` (a modest figure dpi keeps the committed PNGs
   small); Jupyter started in ``notebooks/`` reads the same file from its working folder;
 - consecutive stream outputs are merged (how a cell's prints are split depends on when the kernel
@@ -52,7 +54,12 @@ def execute(nb: nbformat.NotebookNode, workdir: Path, *, timeout: int = 600) -> 
     """Execute ``nb`` in place, top to bottom, in the folder ``workdir`` (see the module docstring)."""
     no_traces = workdir / "no-traces"
     no_traces.mkdir(exist_ok=True)
-    env = {**os.environ, "COSCHEDOPT_TRACES": str(no_traces), "MATPLOTLIBRC": str(MATPLOTLIBRC)}
+    env = {
+        **os.environ,
+        "COSCHEDOPT_TRACES": str(no_traces),
+        "COSCHEDOPT_NO_PLUGINS": "1",
+        "MATPLOTLIBRC": str(MATPLOTLIBRC),
+    }
     client = NotebookClient(
         nb,
         timeout=timeout,

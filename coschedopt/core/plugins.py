@@ -12,6 +12,9 @@ package's, so a user's package adds a heuristic or a whole family by declaring
     my-heuristics = "my_package.coschedopt_methods"
 
 and ``coschedopt solve --method theirs`` sees it after ``pip install``.
+With ``COSCHEDOPT_NO_PLUGINS=1`` in the environment only the toolkit's own
+families load: what a user without any other package sees (the committed
+notebooks are executed that way).
 
 Loading is lazy: nothing is imported at ``import coschedopt``; the registry's
 accessors (``families()``, ``get_family()``, ``methods()``, the generators and
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import os
 import sys
 import threading
 
@@ -34,6 +38,8 @@ from .errors import InputError
 GROUP = "coschedopt.plugins"
 #: the distribution whose entry points are the toolkit's own (loaded first)
 TOOLKIT = "coschedopt"
+#: set to anything but ``""`` or ``"0"``: load the toolkit's own plug-ins only, none of other packages
+NO_PLUGINS_ENV = "COSCHEDOPT_NO_PLUGINS"
 
 
 class PluginConflict(InputError):
@@ -54,8 +60,11 @@ def _distribution(ep: importlib.metadata.EntryPoint) -> str:
 
 
 def entry_points() -> list[importlib.metadata.EntryPoint]:
-    """The group's entry points, the toolkit's own first, then by distribution and name."""
+    """The group's entry points, the toolkit's own first, then by distribution and name (the toolkit's
+    only when ``COSCHEDOPT_NO_PLUGINS`` is set)."""
     eps = importlib.metadata.entry_points(group=GROUP)
+    if os.environ.get(NO_PLUGINS_ENV, "") not in ("", "0"):
+        eps = [ep for ep in eps if _distribution(ep) == TOOLKIT]
     unique = {(ep.name, ep.value): ep for ep in eps}  # an editable install may list its metadata twice
     return sorted(unique.values(), key=lambda ep: (_distribution(ep) != TOOLKIT, _distribution(ep), ep.name))
 

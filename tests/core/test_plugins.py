@@ -96,3 +96,14 @@ def test_a_plugin_family_is_listed_and_solved_like_a_built_in_one(tmp_path):
     site = install(tmp_path / "site", "toy-family", {"toy": "coschedopt.examples.toy"})
     families = coschedopt("methods", path=[site], cwd=tmp_path)
     assert families.returncode == 0 and "toy:" in families.stdout, families.stderr
+
+
+def test_no_plugins_in_the_environment_leaves_only_the_toolkits_own(monkeypatch):
+    from coschedopt.core import plugins
+
+    monkeypatch.setenv(plugins.NO_PLUGINS_ENV, "1")
+    own = plugins.entry_points()
+    assert {plugins._distribution(ep) for ep in own} == {plugins.TOOLKIT}
+    assert {ep.name for ep in own} == {"pack", "combos", "hybrid", "locality", "batch", "online", "evolving"}
+    monkeypatch.setenv(plugins.NO_PLUGINS_ENV, "0")
+    assert {ep.name for ep in plugins.entry_points()} >= {ep.name for ep in own}
