@@ -1,4 +1,4 @@
-"""``coschedopt bench run | export | report``: the command line of the harness.
+"""``coschedopt bench run | export | report | suites | show``: the command line of the harness.
 
 Registered with :func:`coschedopt.core.commands.register_command`; also runnable
 as ``python -m coschedopt.bench ...``.
@@ -16,7 +16,7 @@ DEFAULT_DB = "results.sqlite"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="bench_command", metavar="{run,export,report}", required=True)
+    sub = parser.add_subparsers(dest="bench_command", metavar="{run,export,report,suites,show}", required=True)
 
     run = sub.add_parser(
         "run",
@@ -62,6 +62,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     report.add_argument("--suite", default=None, help="only this suite (default: every suite in the store)")
     report.add_argument("-o", "--output", default="reports", help="output folder (default reports/)")
 
+    sub.add_parser(
+        "suites",
+        help="list the bundled suites: name, family, what each runs",
+        description="List the suites that ship with the toolkit (and with installed plug-in families): "
+        "`bench show NAME` prints one as a template, `bench run NAME` runs it.",
+    )
+    show = sub.add_parser(
+        "show",
+        help="print a bundled suite as a template to start from, or the suite file format (--format)",
+        description="Print the bundled suite NAME's TOML file on stdout, as a template to save, edit and run by "
+        "its path (coschedopt bench show quick > my-suite.toml); with --format, the reference of the suite file "
+        "format: every table and key, its type, default and meaning.",
+    )
+    show.add_argument("name", nargs="?", metavar="NAME", help="a bundled suite (coschedopt bench suites)")
+    show.add_argument("--format", action="store_true", help="print the suite file format's reference instead")
+
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch ``bench`` sub-commands; bad input is one line on stderr and exit code 2."""
@@ -92,6 +108,16 @@ def run(args: argparse.Namespace) -> int:
 
             paths = write_report(args.db, args.output, suite=args.suite)
             print(f"wrote {paths['markdown']} and {paths['html']}", file=sys.stderr)
+            return 0
+        if args.bench_command in ("suites", "show"):
+            from . import templates
+
+            if args.bench_command == "suites":
+                print(templates.suites_listing())
+            elif args.format == bool(args.name):
+                raise InputError("name a bundled suite (coschedopt bench suites), or give --format (not both)")
+            else:
+                sys.stdout.write(templates.format_reference() if args.format else templates.suite_template(args.name))
             return 0
     except InputError as exc:
         print(f"coschedopt bench {args.bench_command}: error: {exc}", file=sys.stderr)
