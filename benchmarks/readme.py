@@ -119,10 +119,16 @@ def runs_text(table: dict, name: str) -> str:
     runs = table["runs"]
     dates = sorted({r["started_at"][:10] for r in runs})
     loads = [r["calibration"]["load_average"][0] for r in runs if (r.get("calibration") or {}).get("load_average")]
-    load = f"load average {min(loads):.1f}-{max(loads):.1f} at the runs' starts" if loads else "load not recorded"
+    load = (
+        f"load average {span(loads, '{:.1f}')} at the start of {'each run' if len(runs) > 1 else 'the run'}"
+        if loads
+        else "load not recorded"
+    )
     cals = [r.get("calibration") for r in runs]
     cal = calibration_text(cals[0]) if cals else calibration_text(None)
-    return f"{' to '.join([dates[0], dates[-1]] if len(dates) > 1 else dates)}, {len(runs)} runs, {load}, {cal}; record `benchmarks/results/{name}.json`"
+    when = " to ".join([dates[0], dates[-1]] if len(dates) > 1 else dates)
+    count = f"{len(runs)} runs" if len(runs) > 1 else "one run"
+    return f"{when}, {count}, {load}, {cal}; record `benchmarks/results/{name}.json`"
 
 
 # ---------------------------------------------------------------------------- frontier
@@ -133,7 +139,7 @@ def frontier(records: Records) -> str:
     from coschedopt.bench.frontier import frontier_markdown, frontier_rows
 
     rec = records["frontier"]
-    rows = [dict(zip(rec["columns"], row, strict=True)) for row in rec["rows"]]
+    rows = exported_rows(rec)
     ladder = {r["suite"]: r["ladder"] for r in rec["runs"] if r.get("ladder")}
     limit = {r["time_limit"] for r in rows if r["exact"]}
     head = (
@@ -160,25 +166,26 @@ HEURISTICS = (
 )
 
 
+def exported_rows(rec: dict) -> list[dict]:
+    """The rows of an exported result table (``coschedopt bench export -o NAME.json``) as dicts."""
+    return [dict(zip(rec["columns"], row, strict=True)) for row in rec["rows"]]
+
+
 def pack_table1(records: Records) -> str:
-    rec = records["pack_table1"]
-    cells = rec["results"]["cells"]
-    workloads = ("Workload-I", "Workload-II", "Workload-III")
-    p = rec["parameters"]
-    rows = [[h] + [f"{cells[h][w][k]:.2f}" for w in workloads for k in ("ours_ms", "paper_ms")] for h in HEURISTICS]
-    slower = [(h, w) for h in HEURISTICS for w in workloads if cells[h][w]["ratio"] > 1]
-    slower_text = (
-        "no heuristic is slower than the paper's"
-        if not slower
-        else "slower than the paper's: " + ", ".join(f"{h} on {w}" for h, w in slower)
-    )
+    from coschedopt.pack.report import slower_text, table_1, table_1_rows
+
+    rec = records["pack-table1"]
+    rows = exported_rows(rec)
+    headers, body, slower = table_1_rows(rows)
+    calls = sorted({c["calls"] for by in table_1(rows).values() for c in by.values()})
     head = (
-        f"**Heuristic running times** beside the paper's Table 1, {p['stat']} ms of {p['repeats']} calls\n"
-        f"(`.venv/bin/python benchmarks/pack_table1.py --repeats {p['repeats']}`; Workload-I/II/III at\n"
-        f"k = 10/16/32, seed {p['seed']}; {provenance_text(rec)}); {slower_text}.\n"
+        f"**Heuristic running times** beside the paper's Table 1: the median ms of each heuristic's own time over "
+        f"{span(calls, '{:d}')} calls (method seeds 0-100, a worker's first call left out; suite `pack-table1`, "
+        "Workload-I/II/III at k = 10/16/32, instance seed 0: `coschedopt bench run pack-table1 -j 1 --db table1.sqlite`, "
+        "exported by `coschedopt bench export --db table1.sqlite -o benchmarks/results/pack-table1.json`; "
+        f"{runs_text(rec, 'pack-table1')}); {slower_text(slower)}.\n"
     )
-    headers = ["heuristic"] + [f"{w.replace('Workload-', 'W-')} {s}" for w in workloads for s in ("ours", "paper")]
-    return head + "\n" + table(headers, rows) + "\n"
+    return head + "\n" + table(headers, body) + "\n"
 
 
 def _bnp_rows(records: Records, part: str) -> list[dict]:
@@ -550,7 +557,7 @@ def batch_traces(records: Records) -> str:
 
 BLOCKS: dict[str, Block] = {
     "frontier": Block(("frontier",), frontier),
-    "pack-table1": Block(("pack_table1",), pack_table1),
+    "pack-table1": Block(("pack-table1",), pack_table1),
     "pack-w2": Block(("pack_bnp",), pack_w2),
     "pack-w3": Block(("pack_bnp",), pack_w3),
     "pack-ilp": Block(("pack_bnp",), pack_ilp),

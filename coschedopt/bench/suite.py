@@ -36,7 +36,7 @@ Format (every key but ``family``, ``instances`` and ``methods`` is optional)::
     name = "branch-and-price"      # a registered method of the family
     label = "B&P"                  # name in tables and figures (default: name + options)
     options = { }                  # the method's options (`coschedopt methods pack --options`)
-    seeds = [0, 1, 2]              # method seeds (default [0])
+    seeds = [0, 1, 2]              # method seeds (default [0]); a range: { first = 0, count = 100 }
     time_limit = 60                # overrides [suite] time_limit
     when = { k = { max = 2 }, group = ["Workload-I"] }   # only instances that fit
 
@@ -258,6 +258,11 @@ def _seconds(v: Any, key: str, w: _Where) -> float:
 
 
 def _seeds(v: Any, key: str, w: _Where) -> tuple[int, ...]:
+    """Seeds as a list, one integer, or a range ``{ first = 0, count = 100 }``."""
+    if isinstance(v, dict):
+        if set(v) != {"first", "count"} or not all(_is_int(x) and x >= 0 for x in v.values()) or v["count"] < 1:
+            raise w.error(key, f"a range of seeds is {{ first = F, count = N }} (N >= 1), got {v!r}")
+        v = list(range(v["first"], v["first"] + v["count"]))
     if _is_int(v):
         v = [v]
     if not isinstance(v, list) or not v or not all(_is_int(s) and s >= 0 for s in v):

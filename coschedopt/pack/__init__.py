@@ -36,6 +36,7 @@ FAMILY = register_family(
         describe=lambda inst: {"n": inst.n, "m": inst.processors, "k": inst.max_pack_size},
         repair=lambda data: PackInstance.from_dict(data, repair_profiles=True),
         plotter="coschedopt.pack.plot:plot_pack_schedule",
+        report="coschedopt.pack.report:pack_sections",
         examples=("random", dict(tasks=5, processors=4, integer=False, max_pack_size=2)),
         breakers="coschedopt.pack.schedule:BREAKERS",
     )
