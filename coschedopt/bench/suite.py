@@ -219,8 +219,20 @@ def _json_default(x: Any) -> Any:
     raise TypeError(f"not JSON-able: {type(x).__name__}")
 
 
+def _spelled(data: Any) -> Any:
+    """``data`` with each non-finite float spelled as text (an option such as ``stretch_limit = inf``)."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return repr(data)
+    if isinstance(data, dict):
+        return {k: _spelled(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_spelled(v) for v in data]
+    return data
+
+
 def digest(data: Any, length: int = 16) -> str:
-    return hashlib.sha256(canonical_json(data).encode()).hexdigest()[:length]
+    """The first ``length`` hex digits of the SHA-256 of ``data``'s canonical JSON (infinities spelled out)."""
+    return hashlib.sha256(canonical_json(_spelled(data)).encode()).hexdigest()[:length]
 
 
 class _Where:

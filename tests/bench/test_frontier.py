@@ -123,3 +123,10 @@ def test_a_benchmark_record_starts_with_a_calibration():
     cal = start_record(["x"])["calibration"]
     assert set(cal) >= {"python_s", "numpy_s", "cpu_model", "load_average"}
     assert calibration(repeats=1)["python_s"] > 0
+
+
+def test_an_infinite_option_gives_cells_of_their_own():
+    s = load_suite("frontier-evolving")
+    by_label = {c.label: c for c in s.cells if c.instance_id == s.cells[0].instance_id}
+    assert by_label["cpsat l=inf"].options == {"stretch_limit": float("inf")}
+    assert len({c.key for c in s.cells}) == len(s.cells)
