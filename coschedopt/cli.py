@@ -8,10 +8,14 @@ naming the file, field and value; nothing already written is touched.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
+import shutil
 import sys
+import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -222,7 +226,14 @@ def _add_solve(sub: Any) -> None:
     )
     sp.add_argument("--repair", action="store_true", help="repair profiles breaking the model's assumptions")
     sp.add_argument("--json", action="store_true", help="print exactly one JSON object (the Result) on stdout")
-    sp.add_argument("--verbose", "-v", action="store_true", help="progress of the method on stderr")
+    sp.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="the method's and its solver's progress log on stderr (without it, a terminal shows one live status "
+        "line: elapsed time, and the incumbent, bound and gap where the method reports them)",
+    )
+    sp.add_argument("--quiet", "-q", action="store_true", help="no live status line on stderr")
     sp.add_argument("-o", "--output", default=None, help="write the solution (result + instance) to this JSON file")
     sp.set_defaults(handler=_solve, parser=sp)
 
@@ -402,7 +413,8 @@ def _solve(args: argparse.Namespace) -> int:
     if args.output:
         check_output_file(args.output)  # before the work, not after it
     time_limit = effective_time_limit(args.time_limit, m.exact)
-    with stop_on_interrupt() as stop:  # a first Ctrl-C stops the method with its best result
+    live = LiveStatus(sys.stderr, m.name, time_limit) if _live_status_wanted(args, sys.stderr) else None
+    with stop_on_interrupt() as stop, live or contextlib.nullcontext():  # a first Ctrl-C: the best result so far
         try:
             res = core_solve(
                 inst, args.method, time_limit=time_limit, seed=args.seed, verbose=args.verbose, options=opts
@@ -423,6 +435,91 @@ def _solve(args: argparse.Namespace) -> int:
         print("coschedopt: interrupted: the best schedule and bound found so far are above", file=sys.stderr)
         return 130
     return 0 if res.status is not Status.ERROR else 1
+
+
+def _live_status_wanted(args: argparse.Namespace, stream: Any) -> bool:
+    """A live status line on ``stream``: on a terminal only, not with ``-q``, nor with ``-v`` (whose log
+    lines it would cut)."""
+    return not (args.quiet or args.verbose) and bool(getattr(stream, "isatty", lambda: False)())
+
+
+class LiveStatus:
+    """One line on a terminal, rewritten in place while a method runs: the elapsed time, and the incumbent,
+    bound and gap the method or its solver reports (:mod:`coschedopt.core.progress`); erased at the end, so
+    that the summary follows as if it had never been there.  Nothing is shown in the first :attr:`delay`
+    seconds (a quick solve does not flicker)."""
+
+    #: seconds between two redraws (a report redraws too, at most this often)
+    period = 0.5
+    #: seconds before the line first shows
+    delay = 1.0
+
+    def __init__(self, stream: Any, method: str, time_limit: float | None) -> None:
+        self.stream, self.method, self.time_limit = stream, method, time_limit
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._shown = False
+        self._last = -math.inf
+        self._latest: Any = None
+
+    def line(self, elapsed: float, p: Any) -> str:
+        """The status text: ``easy: 12 s of 600  incumbent 87.96  bound 80.1  gap 8.9 %  ...``."""
+        limit = f" of {self.time_limit:g}" if self.time_limit is not None else ""
+        parts = [f"{self.method}: {elapsed:.0f} s{limit}"]
+        if p is not None and p.incumbent is not None:
+            parts.append(f"incumbent {_fmt(p.incumbent)}")
+        if p is not None and p.bound is not None:
+            parts.append(f"bound {_fmt(p.bound)}")
+        gap = None if p is None else p.gap
+        if gap is not None:
+            own = p.incumbent is not None and p.bound is not None
+            parts.append(f"{'gap' if own else 'solver gap'} {100 * gap:.2f} %")
+        parts.append("(Ctrl-C: stop, keep the best; -v: the solver's log)")
+        return "  ".join(parts)
+
+    def _draw(self, force: bool = False) -> None:
+        with self._lock:
+            now = time.perf_counter()
+            elapsed = now - self._start
+            if self._done.is_set() or elapsed < self.delay or (not force and now - self._last < self.period):
+                return
+            width = shutil.get_terminal_size((100, 24)).columns
+            text = self.line(elapsed, self._latest())[: max(20, width - 1)]
+            self.stream.write(f"\r{text}\x1b[K")
+            self.stream.flush()
+            self._shown, self._last = True, now
+
+    def _tick(self) -> None:
+        while not self._done.wait(self.period):
+            self._draw(force=True)
+
+    def __enter__(self) -> LiveStatus:
+        from .core import progress
+
+        # a copy of the terminal's descriptor: a library that captures file descriptor 2 while its solver
+        # runs (Pyomo's HiGHS interface) would swallow the line written to sys.stderr
+        self._own = None
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            self._own = os.fdopen(os.dup(self.stream.fileno()), "w", encoding="utf-8", errors="replace")
+        if self._own is not None:
+            self.stream = self._own
+        self._start = time.perf_counter()
+        self._listening = progress.listen(lambda _: self._draw())
+        self._latest = self._listening.__enter__()
+        self._thread = threading.Thread(target=self._tick, name="coschedopt-status", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+        self._listening.__exit__(None, None, None)
+        with self._lock:
+            if self._shown:
+                self.stream.write("\r\x1b[K")  # erase the line: the summary takes its place
+                self.stream.flush()
+            if self._own is not None:
+                self._own.close()
 
 
 def _mark_interrupted(res: Any, requested: bool) -> bool:

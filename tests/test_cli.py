@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -436,3 +437,76 @@ def test_the_solve_summary_names_each_quantity_once_counts_in_full_and_no_missin
 def test_an_exact_method_still_prints_its_bound_and_gap(inst_file, capsys):
     code, out, _ = run(capsys, "solve", str(inst_file), "-m", "enumerate")
     assert code == 0 and "lower bound certified by enumerate" in out and "gap " in out
+
+
+class _Terminal:
+    """A stand-in for a terminal's stderr (``isatty``), recording what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.fixture
+def pack40(tmp_path, capsys):
+    f = tmp_path / "b.json"
+    assert run(capsys, "generate", "random", "--tasks", "30", "--processors", "16", "-k", "4", "-o", str(f))[0] == 0
+    return f
+
+
+def test_on_a_terminal_solve_shows_a_live_status_line_and_erases_it(pack40, monkeypatch, capsys):
+    import coschedopt.cli as cli
+
+    monkeypatch.setattr(cli.LiveStatus, "delay", 0.0)
+    monkeypatch.setattr(cli.LiveStatus, "period", 0.0)  # every report redraws: no timing involved
+    term = _Terminal()
+    monkeypatch.setattr(cli.sys, "stderr", term)
+    assert main(["solve", str(pack40), "-m", "branch-and-price", "-t", "60"]) == 0
+    lines = term.text.split("\r")
+    assert lines[0] == "" and lines[-1] == "\x1b[K"  # drawn in place, erased at the end
+    assert any(
+        re.match(r"branch-and-price: \d+ s of 60  incumbent [\d.]+  bound [\d.]+  gap [\d.]+ %", x) for x in lines
+    )
+    assert "-v: the solver's log" in term.text and "\n" not in term.text
+    assert "lower bound certified by branch-and-price" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("flags", [["-q"], ["-v"], ["--quiet", "--json"]])
+def test_no_live_status_with_quiet_or_verbose(inst_file, monkeypatch, capsys, flags):
+    import coschedopt.cli as cli
+
+    monkeypatch.setattr(cli.LiveStatus, "delay", 0.0)
+    monkeypatch.setattr(cli.LiveStatus, "period", 0.0)
+    term = _Terminal()
+    monkeypatch.setattr(cli.sys, "stderr", term)
+    assert main(["solve", str(inst_file), "-m", "branch-and-price", *flags]) == 0
+    assert "\r" not in term.text and "branch-and-price: " not in term.text
+
+
+def test_no_live_status_when_stderr_is_not_a_terminal(inst_file, monkeypatch, capsys):
+    import coschedopt.cli as cli
+
+    monkeypatch.setattr(cli.LiveStatus, "delay", 0.0)
+    monkeypatch.setattr(cli.LiveStatus, "period", 0.0)
+    assert main(["solve", str(inst_file), "-m", "branch-and-price"]) == 0
+    assert "\r" not in capsys.readouterr().err
+
+
+def test_the_status_line_says_whose_gap_it_shows():
+    from coschedopt.cli import LiveStatus
+    from coschedopt.core.progress import Progress
+
+    status = LiveStatus(_Terminal(), "ilp", 600.0)
+    assert status.line(12.3, Progress(None, None, 0.5)).startswith("ilp: 12 s of 600  solver gap 50.00 %  (")
+    own = status.line(3, Progress(110.0, 100.0, 0.5))
+    assert own.startswith("ilp: 3 s of 600  incumbent 110  bound 100  gap 9.09 %  (")
+    assert LiveStatus(_Terminal(), "easy", None).line(2, Progress()).startswith("easy: 2 s  (Ctrl-C")

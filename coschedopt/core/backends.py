@@ -59,6 +59,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import progress
 from .deadline import Deadline, stop_requested
 from .machine import available_cores
 from .status import Status
@@ -222,8 +223,9 @@ def run_cpsat(
     rem = deadline.remaining()
     if math.isfinite(rem):
         p.max_time_in_seconds = max(1e-3, rem)
+    callback = _cpsat_progress(solver, model) if progress.listening() else None
     with watch(deadline, solver.stop_search):
-        code = solver.solve(model)
+        code = solver.solve(model, callback)
     stats.update(
         status=solver.status_name(code),
         conflicts=solver.num_conflicts,
@@ -250,6 +252,27 @@ def run_cpsat(
         solver=solver,
         raw=code,
     )
+
+
+def _cpsat_progress(solver: Any, model: Any) -> Any:
+    """A solution callback reporting the search's gap to :mod:`coschedopt.core.progress` at each new
+    solution, and at each better bound (``best_bound_callback``); None for a model without an objective."""
+    if not model.has_objective():
+        return None
+    from ortools.sat.python import cp_model
+
+    last = [math.inf]
+
+    def on_bound(bound: float) -> None:
+        progress.report(gap=progress.solver_gap(last[0], bound))
+
+    class Report(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            last[0] = self.objective_value
+            progress.report(gap=progress.solver_gap(self.objective_value, self.best_objective_bound))
+
+    solver.best_bound_callback = on_bound
+    return Report()
 
 
 # --------------------------------------------------------------------------- highspy
@@ -301,9 +324,15 @@ def _watch_highs(h: Any, deadline: Deadline) -> None:
         if h._coschedopt_deadline.expired():
             event.interrupt()
 
+    def mip_interrupt(event: Any) -> None:
+        if progress.listening():  # the branch and bound's gap, for a live view
+            out = event.data_out
+            progress.report(gap=progress.solver_gap(out.mip_primal_bound, out.mip_dual_bound))
+        interrupt(event)
+
     h.cbSimplexInterrupt += interrupt
     h.cbIpmInterrupt += interrupt
-    h.cbMipInterrupt += interrupt
+    h.cbMipInterrupt += mip_interrupt
     h._coschedopt_watched = True
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from . import progress
 from .backends import stopped_by
 from .deadline import stop_requested
 from .errors import InputError
@@ -143,7 +144,8 @@ def run_preparation(m: Method) -> float:
     if m.prepare is None or m.prepare in _PREPARED:
         return 0.0
     start = time.perf_counter()
-    resolve(m.prepare)()
+    with progress.muted():  # a warm-up solve's incumbents are not the run's
+        resolve(m.prepare)()
     seconds = time.perf_counter() - start
     if not stop_requested():  # a preparation cut by a stop request is run again next time
         _PREPARED[m.prepare] = seconds

@@ -66,6 +66,7 @@ def _start(
     complete_master = opts.complete_master_max if opts.complete_master is None else opts.complete_master
     complete = complete_sets(instance, table) if set_count(instance.n, k) <= complete_master else None
     st = State.start(instance, table, deadline, opts, verbose, seed, integral(t), rounds, complete, t0)
+    st.incumbent.live = True  # this solve's incumbent and bound are the method's (not a sub-problem's)
     st.incumbent.stats.update(levels=table.L)
     # trivial bounds: the longest task alone on p processors; the total least work over p
     st.incumbent.raise_lb(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ....core import Deadline
+from ....core import Deadline, progress
 from ...instance import PackInstance
 from ...schedule import PackSchedule
 from .levels import LevelTable, Windows
@@ -69,6 +69,8 @@ class Incumbent:
         self.lb = 0.0  # scaled, certified
         self.stats: dict = {}
         self.t0 = time.perf_counter() if t0 is None else t0  # the solve's start (log, bound history)
+        #: report the incumbent and the bound to a live view (core.progress): the top solve's, not a sub-problem's
+        self.live = False
 
     @property
     def gap(self) -> float:
@@ -111,6 +113,8 @@ class Incumbent:
         if cost < self.ub - 1e-12 * max(1.0, cost):
             self.ub, self.best_sets = cost, sets
             self.log(f"incumbent {cost * table.scale:.6g} from {source} (bound {self.lb * table.scale:.6g})")
+            if self.live:
+                progress.report(incumbent=cost * table.scale)
             return True
         return False
 
@@ -122,6 +126,8 @@ class Incumbent:
         if value > self.lb:
             self.lb = value
             self.stats.setdefault("bound_history", []).append([round(time.perf_counter() - self.t0, 3), source])
+            if self.live:
+                progress.report(bound=value * self.problem.table.scale)
 
     def safe(self, bound: float) -> float:
         """``bound`` less the relative slack for float round-off (``bound_safety``)."""
