@@ -555,7 +555,25 @@ def batch_traces(records: Records) -> str:
     )
 
 
+def online_speed(records: Records) -> str:
+    from coschedopt.online.report import SPEED_TARGET_S, speed_table
+
+    rec = records["online-speed"]
+    headers, body = speed_table(exported_rows(rec))
+    missed = [row[0] for row in body if row[-1] != "met"]
+    verdict = "every policy meets it" if not missed else "missed by " + ", ".join(missed)
+    head = (
+        f"**Simulation speed** on the thesis's largest instance (Curie's 60-day window, Method C seed 13, 160 "
+        f"processors; suite `online-speed`: `coschedopt bench run online-speed -j 1 --db speed.sqlite`, exported by "
+        f"`coschedopt bench export --db speed.sqlite -o benchmarks/results/online-speed.json`; "
+        f"{runs_text(rec, 'online-speed')}): the median of each policy's own time over its calls, a worker's "
+        f"first call left out; target {SPEED_TARGET_S:g} s, {verdict}.\n"
+    )
+    return head + "\n" + table(headers, body) + "\n"
+
+
 BLOCKS: dict[str, Block] = {
+    "online-speed": Block(("online-speed",), online_speed),
     "frontier": Block(("frontier",), frontier),
     "pack-table1": Block(("pack-table1",), pack_table1),
     "pack-w2": Block(("pack_bnp",), pack_w2),

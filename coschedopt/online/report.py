@@ -48,9 +48,23 @@ BUSY = "GSPT-RD (busy counting)"
 
 def online_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
     """The sections for the rows of one suite (see the module docstring)."""
-    from ..viz.report import Section
+    from ..viz.report import Section, Table
 
     out: list[Any] = []
+    speed = speed_table(rows)
+    if speed[1]:
+        return [
+            Section(
+                "Simulation speed",
+                3,
+                [
+                    "Each policy's own time per call on one instance, repeated (a worker's first call, which "
+                    f"loads the dispatch kernel, left out); target: at most {SPEED_TARGET_S:g} s per simulation. "
+                    "CPU seconds are the whole cell's (the simulation, its validation and the six objectives).",
+                    Table(*speed),
+                ],
+            )
+        ]
     policies = common_instances([r for r in rows if not r["exact"] and policy_of(r["method_label"]) in ORDER])
     if policies and not any(r["exact"] for r in rows):
         out += comparison_sections(mean_table(policies, (*STRETCH, *FLOW)), policies, slug)
@@ -60,6 +74,54 @@ def online_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: st
     if any(r["exact"] for r in rows):
         out += optimum_sections(rows)
     return out or [Section("Online family", 3, ["No row of this suite feeds the online family's sections."])]
+
+
+# --------------------------------------------------------------------------- simulation speed
+
+#: the thesis's largest instance must be simulated by each policy within this many seconds
+SPEED_TARGET_S = 5.0
+
+
+def speed_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """(headers, rows) of the speed table: per policy run several times on one instance (a suite of
+    repeats, such as ``online-speed``), the calls timed, the median wall seconds of the method's own
+    time, tasks per second at that median, the median CPU seconds of the cell, and the target's
+    verdict.  No rows when no policy was run twice on one instance."""
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        if not r["exact"] and r.get("runtime_s") is not None:
+            runs[(r["instance_id"], r["method_label"])].append(r)
+    headers = [
+        "policy",
+        "instance",
+        "tasks",
+        "calls",
+        "median s",
+        "tasks/s",
+        "median CPU s",
+        f"<= {SPEED_TARGET_S:g} s",
+    ]
+    out = []
+    for (_, label), rs in runs.items():
+        timed = [r for r in rs if r.get("method_call") != 1]
+        if len(rs) < 2 or not timed:
+            continue
+        wall = float(np.median([r["runtime_s"] for r in timed]))
+        cpu = [r["cpu_s"] for r in timed if r.get("cpu_s") is not None]
+        n = int(rs[0].get("n") or 0)
+        out.append(
+            [
+                label,
+                str(rs[0]["instance"]),
+                f"{n:,}",
+                str(len(timed)),
+                f"{wall:.2f}",
+                f"{n / wall:,.0f}" if wall > 0 else "–",
+                f"{float(np.median(cpu)):.2f}" if cpu else "–",
+                "met" if wall <= SPEED_TARGET_S else "missed",
+            ]
+        )
+    return headers, out
 
 
 # --------------------------------------------------------------------------- thesis comparison

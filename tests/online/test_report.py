@@ -198,3 +198,27 @@ def test_means_use_only_the_instances_where_every_policy_ran():
     ]
     kept = common_instances(rows + second)
     assert {r["instance_id"] for r in kept} == {"KTH-SP2-0"}
+
+
+def test_the_speed_table_takes_the_median_of_the_repeated_calls_without_each_workers_first():
+    from coschedopt.online.report import speed_table
+
+    def row(label, call, seconds):
+        return {
+            "exact": False,
+            "instance_id": "i",
+            "instance": "big",
+            "n": 1000,
+            "method_label": label,
+            "method_call": call,
+            "runtime_s": seconds,
+            "cpu_s": seconds / 2,
+        }
+
+    rows = [row("spt", 1, 50.0), row("spt", 2, 1.0), row("spt", 3, 3.0), row("spt", 4, 2.0), row("fcfs", 1, 9.0)]
+    headers, body = speed_table(rows)
+    assert [r[0] for r in body] == ["spt"]  # fcfs ran once: nothing to time without its first call
+    assert body[0][3:] == ["3", "2.00", "500", "1.00", "met"]
+    slow = [row("srpt", 1, 1.0), row("srpt", 2, 6.0)]
+    assert speed_table(slow)[1][0][-1] == "missed"
+    assert speed_table([row("spt", 1, 1.0)])[1] == []
