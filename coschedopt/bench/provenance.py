@@ -52,6 +52,29 @@ def distribution_versions(names: tuple[str, ...] = RECORDED_DISTRIBUTIONS) -> di
     return out
 
 
+def module_versions(modules: list[str]) -> dict[str, str | None]:
+    """``{distribution: version}`` of the installed distributions that provide ``modules`` (a suite's
+    plug-ins and its methods' modules), the toolkit's own left out: what a run owes to plug-ins.  A
+    module no installed distribution provides (a local file, a test package) is recorded under its
+    top-level name with version ``None``."""
+    provided = importlib.metadata.packages_distributions()
+    out: dict[str, str | None] = {}
+    for module in modules:
+        top = module.split(".")[0]
+        if top == "coschedopt":
+            continue
+        dists = provided.get(top)
+        if not dists:
+            out[top] = None
+            continue
+        for dist in dict.fromkeys(dists):
+            try:
+                out[dist] = importlib.metadata.version(dist)
+            except importlib.metadata.PackageNotFoundError:
+                out[dist] = None
+    return out
+
+
 def git_state(path: Path | None = None) -> tuple[str | None, bool | None]:
     """``(commit, dirty)`` of the checkout holding ``path`` (the package by default): dirty when
     tracked files are modified; ``(None, None)`` when it is not a git checkout or git is missing."""
@@ -170,10 +193,11 @@ def calibration(repeats: int = 3) -> dict[str, Any]:
     }
 
 
-def collect_provenance() -> dict[str, Any]:
+def collect_provenance(modules: list[str] | None = None) -> dict[str, Any]:
     """Provenance of a run starting now (the end time is added when it stops), with the machine's
-    CPU model and :func:`calibration` measured now."""
-    versions = distribution_versions()
+    CPU model and :func:`calibration` measured now; ``versions`` also holds the plug-ins that provide
+    ``modules`` (:func:`module_versions`)."""
+    versions = {**distribution_versions(), **module_versions(list(modules or []))}
     return {
         "started_at": now_iso(),
         "cpu_model": cpu_model(),

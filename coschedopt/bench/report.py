@@ -42,6 +42,7 @@ from ..viz.report import Figure, Section, Table, render_html, render_markdown
 from .cell import is_failure, is_time_limited
 from .figures import MetricInfo, figure_caption, is_optimal_row, metric_figure, metric_info
 from .frontier import FRONTIER_HEADERS, frontier_rows, frontier_table
+from .provenance import RECORDED_DISTRIBUTIONS
 from .store import ResultStore
 from .suite import default_label
 from .table import REL_TOL, ResultTable, result_table, write_table
@@ -571,6 +572,7 @@ def provenance_section(v: SuiteView) -> Section:
             "coschedopt",
             "git commit",
             "solvers",
+            "plug-ins",
             "CPU",
             "calibration",
         ],
@@ -596,6 +598,10 @@ def provenance_section(v: SuiteView) -> Section:
                 run["package_version"] or "–",
                 (run["git_commit"] or "–")[:19],
                 solvers,
+                ", ".join(
+                    f"{k} {ver or '(not installed)'}" for k, ver in versions.items() if k not in RECORDED_DISTRIBUTIONS
+                )
+                or "–",
                 run.get("cpu_model") or "–",
                 _calibration(run.get("calibration")),
             ]

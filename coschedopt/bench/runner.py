@@ -196,7 +196,7 @@ def run_suite(
         finished = set() if rerun else store.finished_keys(c.key for c in cells)
         todo = [c for c in cells if c.key not in finished]
         command = command if command is not None else " ".join(sys.argv)
-        run_id = store.start_run(s, collect_provenance(), executor.description, command)
+        run_id = store.start_run(s, collect_provenance(s.worker_modules()), executor.description, command)
         store.update_run(run_id, cells_planned=len(cells), cells_skipped=len(finished), cells_done=0, cells_failed=0)
         if progress:
             bar = ProgressBar(

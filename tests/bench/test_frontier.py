@@ -130,3 +130,28 @@ def test_an_infinite_option_gives_cells_of_their_own():
     by_label = {c.label: c for c in s.cells if c.instance_id == s.cells[0].instance_id}
     assert by_label["cpsat l=inf"].options == {"stretch_limit": float("inf")}
     assert len({c.key for c in s.cells}) == len(s.cells)
+
+
+def test_a_run_records_the_versions_of_the_plugins_whose_methods_ran(write_suite, tmp_path):
+    import importlib.metadata
+
+    text = """
+[suite]
+family = "pack"
+
+[[instances]]
+generator = "random"
+params = { tasks = 4, processors = 4, max_pack_size = 2 }
+
+[[methods]]
+name = "pairs-first"
+"""
+    db = tmp_path / "r.sqlite"
+    run_suite(write_suite(text), db=db, workers=1, progress=False)
+    versions = json.loads(query(db, "SELECT versions FROM runs")[0][0])
+    assert versions["coschedopt-user-example"] == importlib.metadata.version("coschedopt-user-example")
+    report = Path(write_report(db, tmp_path / "rep")["markdown"]).read_text(encoding="utf-8")
+    assert "coschedopt-user-example " + versions["coschedopt-user-example"] in report
+    db2 = tmp_path / "toy.sqlite"
+    run_suite(write_suite(LADDER, name="toy"), db=db2, workers=1, progress=False)
+    assert json.loads(query(db2, "SELECT versions FROM runs")[0][0])["tests"] is None  # a local module
