@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..workloads.idsets import parse_ids, runs
 from .instance import BatchInstance
-from .schedule import BatchSchedule
+from .schedule import BatchSchedule, min_levels, platform_levels, processor_runs
 
 STRETCH_BOUND = 10
 
@@ -53,21 +52,33 @@ OBJECTIVE_SCALED_METRICS = ("sum_flow", "mean_flow")
 
 
 def job_shapes(instance: BatchInstance, schedule: BatchSchedule) -> dict[str, np.ndarray]:
-    """Per job: ``ranges``, ``clusters`` used, ``min_clusters``, ``level`` L and ``min_level`` L_min."""
+    """Per job: ``ranges``, ``clusters`` used, ``min_clusters``, ``level`` L and ``min_level`` L_min.
+
+    Computed on the schedule's table of runs (:func:`.schedule.processor_runs`, read once and shared with the
+    validator) for all jobs at once: a job's maximal runs are its ranges (on a ring, a run ending at the last
+    id and one starting at 0 are one); a run covers the clusters from its first id's to its last id's, and
+    two consecutive runs of a job share at most one cluster (runs are sorted, so a cluster shared by two
+    runs holds every run between them)."""
     plat = instance.platform
     ring = schedule.model.get("metric_topology", schedule.model.get("topology")) == "ring"
-    n = instance.n
-    out = {k: np.zeros(n, dtype=np.int64) for k in ("ranges", "clusters", "min_clusters", "level", "min_level")}
-    ell = plat.cluster_size
-    for j, text in enumerate(schedule.processors):
-        ids = parse_ids(text)
-        size = int(instance.size[j])
-        out["ranges"][j] = len(runs(ids, ring_size=plat.processors if ring else None))
-        out["clusters"][j] = len(np.unique(ids // ell))
-        out["min_clusters"][j] = plat.min_clusters(size)
-        out["level"][j] = plat.level_of(int(ids[0]), int(ids[-1]))
-        out["min_level"][j] = plat.min_level(size)
-    return out
+    n, ell = instance.n, plat.cluster_size
+    table = processor_runs(schedule).maximal()
+    ranges = np.bincount(table.job, minlength=n).astype(np.int64)
+    lowest, highest = table.lowest(), table.highest()
+    if ring:
+        wraps = (ranges > 1) & (lowest == 0) & (highest == plat.processors - 1)
+        ranges -= wraps
+    c_first, c_last = table.first // ell, table.last // ell
+    shared = np.zeros(len(table.job), dtype=np.int64)
+    shared[1:] = (table.job[1:] == table.job[:-1]) & (c_first[1:] == c_last[:-1])
+    clusters = np.bincount(table.job, weights=c_last - c_first + 1 - shared, minlength=n).astype(np.int64)
+    return {
+        "ranges": ranges,
+        "clusters": clusters,
+        "min_clusters": -(-instance.size // ell),
+        "level": platform_levels(instance, lowest, highest),
+        "min_level": min_levels(instance),
+    }
 
 
 def bounded_stretch(

@@ -26,7 +26,7 @@ from ..core import InputError, refuse_unknown
 from ..workloads.idsets import parse_ids
 from .instance import BatchInstance
 from .penalty import PENALTIES, penalised_duration
-from .procsets import bits_from_ids
+from .procsets import RunTable, parse_interval_strings
 
 _JOB_FIELDS = {"id", "start", "end", "processors", "failed", "reserved"}
 _MODEL_DEFAULT = {"allocation": "basic", "penalty": "none", "factor": 2.0, "topology": "line"}
@@ -105,14 +105,118 @@ def sum_flow(instance: BatchInstance, schedule: BatchSchedule) -> float:
     return float((schedule.end - instance.submit).sum())
 
 
+def processor_runs(schedule: BatchSchedule) -> RunTable:
+    """Every job's processors as one table of runs (:class:`.procsets.RunTable`), read once per schedule and
+    kept on it (the validator and the metrics both read it).  A string the vectorised reader does not take
+    is read with :func:`..workloads.idsets.parse_ids`, which raises the :class:`InputError` naming it."""
+    table = schedule.__dict__.get("_runs")
+    if table is None:
+        table = parse_interval_strings(schedule.processors)
+        if table is None:
+            table = RunTable.from_ids(
+                [parse_ids(text, where=f"processors of job {j}") for j, text in enumerate(schedule.processors)]
+            )
+        schedule.__dict__["_runs"] = table  # frozen dataclass: a cache, not a field
+    return table
+
+
+def platform_levels(instance: BatchInstance, lowest: np.ndarray, highest: np.ndarray) -> np.ndarray:
+    """L of each job from its smallest and largest ids (:meth:`.platform.Platform.level_of`, vectorised)."""
+    plat = instance.platform
+    level = np.full(len(lowest), plat.depth, dtype=np.int64)  # the root holds every set
+    for d in range(plat.depth - 1, -1, -1):  # deepest first: the first block holding both ids decides
+        b = plat.block_size(d)
+        hold = (lowest // b == highest // b) & (level == plat.depth)
+        level[hold] = plat.depth - d
+    return level
+
+
+def min_levels(instance: BatchInstance) -> np.ndarray:
+    """L_min of each job (:meth:`.platform.Platform.min_level` of its size, vectorised)."""
+    plat = instance.platform
+    sizes, where = np.unique(instance.size, return_inverse=True)
+    return np.array([plat.min_level(int(s)) for s in sizes.tolist()], dtype=np.int64)[where]
+
+
+def expected_durations(
+    instance: BatchInstance, extra: np.ndarray, model: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray]:
+    """(duration, failed) of each job for R = ``extra`` extra levels: :func:`.penalty.penalised_duration`
+    vectorised, its multipliers computed by the same Python expressions (so rounded alike)."""
+    run, req = instance.run_time, instance.requested_time
+    penalty, factor = model["penalty"], float(model["factor"])
+    depth = instance.platform.depth
+    if penalty == "none":
+        t = run.copy()
+    else:
+        rs = range(depth + 1)
+        mult = np.array([1.0 + r * factor if penalty == "linear" else factor**r for r in rs], dtype=np.float64)
+        t = np.ceil(run * mult[np.clip(extra, 0, depth)] - 1e-9).astype(np.int64)
+        t = np.where(extra == 0, run, t)
+    failed = t > req
+    return np.where(failed, req, t), failed
+
+
 def validate_schedule(instance: BatchInstance, schedule: BatchSchedule) -> None:
     """Raise ``ValueError`` on the first broken rule: every job once, start >= submit, its size of processors
     in range, the duration its run time and penalty give (killed at the requested time), no processor used by
-    two jobs at once, and (when reservations are recorded) no job later than its first reservation."""
+    two jobs at once, and (when reservations are recorded) no job later than its first reservation.
+
+    Each rule is checked for all jobs at once on columns and on the runs of processor ids
+    (:func:`processor_runs`); the message is the first broken rule of the first job that breaks one, as a
+    job-by-job check would find it.  The overlap check is a sweep over the starts and ends
+    (:func:`_check_no_overlap`).  Time and memory are linear in the jobs and their runs."""
     n, m = instance.n, instance.processors
     if len(schedule.start) != n or len(schedule.processors) != n:
         raise ValueError(f"the schedule has {len(schedule.start)} jobs, the instance {n}")
-    bits = []
+    start, end = np.asarray(schedule.start, dtype=np.int64), np.asarray(schedule.end, dtype=np.int64)
+    early = start < instance.submit
+    try:
+        table = processor_runs(schedule)
+    except InputError:  # a string parse_ids refuses: the job-by-job check raises at the first broken job
+        table = None
+    if table is None or early.any():
+        _check_job_by_job(instance, schedule)
+    lowest, highest = table.lowest(), table.highest()
+    bad_size = (table.sizes != instance.size) | (highest >= m)
+    extra = platform_levels(instance, np.maximum(lowest, 0), np.maximum(highest, 0)) - min_levels(instance)
+    expected, failed = expected_durations(instance, extra, schedule.model)
+    duration = end - start
+    flagged = np.asarray(schedule.failed, dtype=bool)
+    ok = (duration == expected) & (flagged == failed)
+    if schedule.reserved is not None:
+        reserved = np.asarray(schedule.reserved, dtype=np.int64)
+        moved = start < reserved
+        if schedule.model.get("reassign_penalty") == "keep":  # penalised on the processors of its first reservation
+            run, req = instance.run_time, instance.requested_time
+            kept = (np.minimum(run, req) <= duration) & (duration <= req) & ((duration == req) | ~flagged)
+            ok = np.where(moved, kept, ok)
+        late = (start > reserved) & (reserved >= 0)
+    else:
+        late = np.zeros(n, dtype=bool)
+    broken = np.flatnonzero(bad_size | ~ok | late)
+    if len(broken):
+        j = int(broken[0])
+        name = f"job {instance.ids[j]!r}"
+        if bad_size[j]:
+            raise ValueError(
+                f"{name} needs {instance.size[j]} of processors 0..{m - 1}, got {schedule.processors[j]!r}"
+            )
+        if not ok[j]:
+            raise ValueError(
+                f"{name} runs {duration[j]} s (failed={bool(flagged[j])}); its run time {instance.run_time[j]} s "
+                f"with R = {extra[j]} extra levels and the {schedule.model['penalty']} penalty gives {expected[j]} s "
+                f"(failed={bool(failed[j])})"
+            )
+        raise ValueError(f"{name} starts at {start[j]}, after its first reservation at {schedule.reserved[j]}")
+    _check_no_overlap(instance, start, end, table)
+
+
+def _check_job_by_job(instance, schedule) -> None:
+    """The rules of :func:`validate_schedule` job by job, raising the first broken one: the path of a
+    schedule known to break one (a job starting before its submission, a processor string parse_ids
+    refuses), where the message must name the first job that breaks any rule."""
+    n, m = instance.n, instance.processors
     for j in range(n):
         name = f"job {instance.ids[j]!r}"
         s, e = int(schedule.start[j]), int(schedule.end[j])
@@ -126,8 +230,7 @@ def validate_schedule(instance: BatchInstance, schedule: BatchSchedule) -> None:
         _check_duration(instance, schedule, j, ids, e - s, name)
         if schedule.reserved is not None and s > schedule.reserved[j] >= 0:
             raise ValueError(f"{name} starts at {s}, after its first reservation at {schedule.reserved[j]}")
-        bits.append(bits_from_ids(ids, m))
-    _check_no_overlap(instance, schedule, bits)
+    raise AssertionError("a job reported as broken passed every rule")
 
 
 def _check_duration(instance, schedule, j, ids, duration, name) -> None:
@@ -148,31 +251,44 @@ def _check_duration(instance, schedule, j, ids, duration, name) -> None:
         )
 
 
-def _check_no_overlap(instance, schedule, bits) -> None:
-    """Sweep the starts and ends in time order (ends first at equal times) with the set of busy processors."""
+#: jobs from which the overlap sweep runs compiled (:mod:`.schedule_kernels`) when numba is installed; below,
+#: the sweep in Python with bitsets costs less than loading numba
+COMPILED_SWEEP_JOBS = 20_000
+
+
+def _check_no_overlap(instance: BatchInstance, start: np.ndarray, end: np.ndarray, table: RunTable) -> None:
+    """Sweep the starts and ends in time order (ends first at equal times, then by job) with the set of busy
+    processors: a start on a busy processor breaks the rule.  A zero-length job is checked against the busy
+    set at its start and occupies nothing.  Each event costs the words its job's runs cover."""
     n = instance.n
-    times = np.concatenate((schedule.end, schedule.start))
+    start, end = np.array(start, dtype=np.int64), np.array(end, dtype=np.int64)  # writable: one compiled type
+    times = np.concatenate((end, start))
     kinds = np.concatenate((np.zeros(n, np.int64), np.ones(n, np.int64)))  # 0: end, 1: start
-    jobs = np.concatenate((np.arange(n), np.arange(n)))
-    busy = 0
-    for k in np.lexsort((kinds, times)).tolist():
-        j = int(jobs[k])
-        if schedule.start[j] == schedule.end[j]:
-            clash = busy & bits[j]
-            if kinds[k] == 1 and clash:
-                raise ValueError(f"job {instance.ids[j]!r} starts at {schedule.start[j]} on busy processors")
-            continue
-        if kinds[k] == 0:
-            busy ^= bits[j]
-            continue
-        clash = busy & bits[j]
-        if clash:
-            s = schedule.start[j]
-            other = next(o for o in range(n) if o != j and bits[o] & clash and schedule.start[o] <= s < schedule.end[o])
-            raise ValueError(
-                f"jobs {instance.ids[other]!r} and {instance.ids[j]!r} share a processor at time {schedule.start[j]}"
-            )
-        busy |= bits[j]
+    events = np.lexsort((kinds, times))
+    from . import schedule_kernels
+
+    if n >= COMPILED_SWEEP_JOBS and schedule_kernels.compiled():
+        sweep = schedule_kernels.sweep
+    else:
+        sweep = schedule_kernels.sweep_bitsets
+    words = np.zeros((instance.processors + 63) // 64, dtype=np.uint64)
+    k = int(sweep(events, n, start, end, table.offsets, table.first, table.last, words))
+    if k < 0:
+        return
+    j = int(events[k]) % n
+    s = int(start[j])
+    if start[j] == end[j]:
+        raise ValueError(f"job {instance.ids[j]!r} starts at {s} on busy processors")
+    mine = _ids_of(table, j)
+    running = np.flatnonzero((start <= s) & (s < end) & (start != end))
+    other = next(int(o) for o in running.tolist() if o != j and len(np.intersect1d(_ids_of(table, o), mine)))
+    raise ValueError(f"jobs {instance.ids[other]!r} and {instance.ids[j]!r} share a processor at time {s}")
+
+
+def _ids_of(table: RunTable, j: int) -> np.ndarray:
+    lo, hi = table.offsets[j], table.offsets[j + 1]
+    parts = [np.arange(a, b + 1) for a, b in zip(table.first[lo:hi].tolist(), table.last[lo:hi].tolist(), strict=True)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
 # --------------------------------------------------------------------------- the family contract's breakers

@@ -9,12 +9,14 @@ user's umask, as ``open()`` would give it.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 import os
 import stat
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +117,11 @@ def write_text(path: str | os.PathLike, text: str) -> None:
     alone would make it 0600).  A path that cannot be written raises one
     :class:`InputError` naming it.
     """
+    _write_atomic(path, [text])
+
+
+def _write_atomic(path: str | os.PathLike, pieces: Iterable[str]) -> None:
+    """:func:`write_text` of the concatenation of ``pieces``, written as they come (a few thousand at a time)."""
     p = Path(path)
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -123,7 +130,13 @@ def write_text(path: str | os.PathLike, text: str) -> None:
         raise output_error(path, exc) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+            batch: list[str] = []
+            for piece in pieces:
+                batch.append(piece)
+                if len(batch) >= 4096:
+                    fh.write("".join(batch))
+                    batch.clear()
+            fh.write("".join(batch))
         os.chmod(tmp, _new_file_mode(p))
         os.replace(tmp, p)
     except OSError as exc:
@@ -135,8 +148,69 @@ def write_text(path: str | os.PathLike, text: str) -> None:
 
 
 def write_json(path: str | os.PathLike, data: Any) -> None:
-    """Write ``data`` as JSON atomically, as :func:`write_text` does (NaN and infinities refused)."""
-    write_text(path, json.dumps(data, indent=1, allow_nan=False) + "\n")
+    """Write ``data`` as JSON atomically, as :func:`write_text` does (NaN and infinities refused).
+
+    The text is ``json.dumps(data, indent=1, allow_nan=False)`` and a newline, streamed to the file
+    (:func:`json_pieces`): a result with its instance of 280,000 jobs is never one string in memory."""
+    _write_atomic(path, itertools.chain(json_pieces(data), ("\n",)))  # what json refuses leaves no file
+
+
+_FLAT = frozenset((str, int, float, bool, type(None)))
+_encode_str = json.encoder.encode_basestring_ascii
+
+
+def json_pieces(data: Any, level: int = 0) -> Iterator[str]:
+    """The text of ``json.dumps(data, indent=1, allow_nan=False)`` in pieces: the same characters.
+
+    json's own encoder runs in Python, item by item, when it indents; here a non-empty list or dict whose
+    items are all numbers, strings, booleans or null (a job of a schedule, say) is written by json's C
+    encoder in one call, the indented separator as its item separator: a whole trace's result with its
+    instance is written about three times faster."""
+    if type(data) in (list, tuple, dict) and data:
+        values = data.values() if type(data) is dict else data
+        if all(type(v) in _FLAT for v in values):
+            inner = _flat_encoder(level + 1).encode(data)
+            yield f"{inner[0]}\n{' ' * (level + 1)}{inner[1:-1]}\n{' ' * level}{inner[-1]}"
+            return
+    if isinstance(data, list | tuple):
+        if not data:
+            yield "[]"
+            return
+        yield "[\n" + " " * (level + 1)
+        for i, item in enumerate(data):
+            if i:
+                yield ",\n" + " " * (level + 1)
+            yield from json_pieces(item, level + 1)
+        yield "\n" + " " * level + "]"
+    elif isinstance(data, dict):
+        if not data:
+            yield "{}"
+            return
+        yield "{\n" + " " * (level + 1)
+        for i, (key, value) in enumerate(data.items()):
+            if i:
+                yield ",\n" + " " * (level + 1)
+            yield _encode_str(key if isinstance(key, str) else _json_key(key)) + ": "
+            yield from json_pieces(value, level + 1)
+        yield "\n" + " " * level + "}"
+    else:
+        yield _flat_encoder(0).encode(data)
+
+
+def _json_key(key: Any) -> str:
+    """A dict key that is not a string as json writes it (numbers, booleans, null); anything else raises."""
+    if isinstance(key, float):
+        return _flat_encoder(0).encode(key)
+    if key is True or key is False or key is None:
+        return json.dumps(key)
+    if isinstance(key, int):
+        return int.__repr__(key)
+    raise TypeError(f"keys must be str, int, float, bool or None, not {key.__class__.__name__}")
+
+
+@functools.cache
+def _flat_encoder(level: int) -> json.JSONEncoder:
+    return json.JSONEncoder(separators=(",\n" + " " * level, ": "), allow_nan=False)
 
 
 def instance_from_dict(data: Any, *, repair: bool = False) -> Any:
