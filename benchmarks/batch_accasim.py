@@ -48,8 +48,8 @@ import numpy as np
 import coschedopt.batch
 from coschedopt.batch import queue_kernels
 from coschedopt.batch.instance import BatchInstance
-from coschedopt.batch.model import SimOptions
 from coschedopt.batch.platform import Platform
+from coschedopt.batch.simulation import SimOptions
 from coschedopt.batch.simulators.queue import EasyOptions, simulate_compiled, simulate_queue
 from coschedopt.bench.provenance import (
     add_record_arguments,

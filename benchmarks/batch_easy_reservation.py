@@ -21,7 +21,7 @@ from pathlib import Path
 
 import coschedopt.batch
 from coschedopt.batch.allocation import VARIANTS
-from coschedopt.batch.model import SimOptions
+from coschedopt.batch.simulation import SimOptions
 from coschedopt.batch.simulators import queue
 from coschedopt.batch.traces import read_trace, trace_instance
 from coschedopt.bench.provenance import (

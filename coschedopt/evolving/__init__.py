@@ -5,7 +5,7 @@ Applications change their node needs during the run along a known evolution prof
 :class:`EvolvingInstance` -> method -> :class:`EvolvingSchedule` ->
 :func:`validate_schedule` -> :func:`evolving_metrics`.
 
-* :mod:`.profile` -- the EP algebra (value, max, loc, delay, stretch, sum, change points, fits);
+* :mod:`.evolution` -- the EP algebra (value, max, loc, delay, stretch, sum, change points, fits);
 * :mod:`.fit` -- Algorithm 3 (base fit with a stretch limit) and compacting;
 * :mod:`.listsched` -- Algorithm 2 (list scheduling) and the CBF baseline;
 * :mod:`.heuristics` -- methods ``cbf``, ``fit``, ``nos``, ``mic``, ``mic+c``, ``inf``,

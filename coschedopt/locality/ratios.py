@@ -4,7 +4,7 @@ C, C^C, C^L and C^{C+L} are the optimal makespans with no constraint, contiguity
 and both.  :data:`RATIOS` lists each ratio with the thesis's bounds on its worst case
 (the maximum over all instances); Theorems 2-5 and Corollary 1 assume size_j <= ell.  The upper
 bound of Theorem 2 is marked unproven: its proof uses Remy's RCS bound as quoted, which is
-false (:mod:`.list_scheduling`); what the corrected bound gives is C^L <= 2A/m + p_max <= 3C.
+false (:mod:`.heuristics.listsched`); what the corrected bound gives is C^L <= 2A/m + p_max <= 3C.
 :func:`constraint_ratios` solves the four problems exactly, chaining the bounds
 C^{C+L} >= max(C^C, C^L) >= C into the solver; :func:`contiguous_to_local` is the
 construction proving Theorem 3.

@@ -1,4 +1,4 @@
-"""The axis rules every report figure follows, so that a figure reads true (issue 47).
+"""The axis rules every report figure follows, so that a figure reads true.
 
 Each rule is a pure decision on the values drawn (:func:`x_layout`,
 :func:`choose_scale`, :func:`axis_label`), then a small function applying it to

@@ -12,8 +12,8 @@ import pytest
 from coschedopt.batch import queue_kernels
 from coschedopt.batch.generate import random_workload
 from coschedopt.batch.instance import BatchInstance
-from coschedopt.batch.model import SimOptions
 from coschedopt.batch.platform import Platform
+from coschedopt.batch.simulation import SimOptions
 from coschedopt.batch.simulators.queue import EasyOptions, compiled_loop_applies, simulate_queue
 from coschedopt.batch.traces import read_trace, trace_instance
 from coschedopt.core import Deadline

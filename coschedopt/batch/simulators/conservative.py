@@ -1,10 +1,10 @@
 """Conservative backfilling with processor identities and reassignment (thesis §4.5.1, §5.4-5.5).
 
 Each job is reserved at its submission, in FCFS order, at the earliest slice of
-the availability profile (:class:`.profile.Profile`, Alg. 1) where the
+the availability profile (:class:`..profile.Profile`, Alg. 1) where the
 allocation variant accepts the processors free for its whole requested time;
 a reservation is never delayed.  The job then runs for its penalised run time
-(:mod:`.model`) and frees the unused rest of its reservation when it ends
+(:mod:`..penalty`) and frees the unused rest of its reservation when it ends
 early.  At one instant, in this order (``event_order="completions-first"``,
 the default: what is free at t is free to the jobs submitted at t):
 
@@ -39,8 +39,8 @@ from dataclasses import dataclass
 
 from ...core import Deadline, Result, Status, method, option
 from ..instance import BatchInstance
-from ..model import JobRecord, SimOptions
 from ..profile import Profile
+from ..simulation import JobRecord, SimOptions
 from ..wordprofile import WordProfile
 
 REASSIGN_PENALTIES = ("recompute", "keep")
@@ -80,8 +80,8 @@ def simulate_conservative(
     compiled: bool = True,
 ) -> JobRecord | None:
     """Run conservative backfilling on ``instance``; the record holds every job's start, end and processors
-    (``None`` if ``deadline`` expired first).  ``compiled`` picks the word profile (:mod:`.wordprofile`),
-    else the big-integer one (:mod:`.profile`): same schedule."""
+    (``None`` if ``deadline`` expired first).  ``compiled`` picks the word profile (:mod:`..wordprofile`),
+    else the big-integer one (:mod:`..profile`): same schedule."""
     rec = JobRecord(instance, options)
     m = instance.processors
     order = instance.fcfs_order().tolist()

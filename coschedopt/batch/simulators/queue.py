@@ -33,12 +33,11 @@ processors idle now are left to the jobs that run past the shadow time:
   lowest free ids, the reserved idle ones first, so leaves the extra ones to
   the others: the backfilling decisions are those of count-based EASY.  The
   other variants choose by shape, so theirs may differ from the counts.
-- ``lowest-ids`` (the rule before issue 46): the variant's own choice among
-  all processors free at the shadow time (basic: their lowest ids), which
-  often reserves processors idle now and so backfills fewer jobs than the
-  textbook.
+- ``lowest-ids``: the variant's own choice among all processors free at the
+  shadow time (basic: their lowest ids), which often reserves processors idle
+  now and so backfills fewer jobs than the textbook.
 
-A job runs for its penalised run time (:mod:`.model`) and is killed at its
+A job runs for its penalised run time (:mod:`..penalty`) and is killed at its
 requested time.  Zero-length jobs follow AccaSim's convention, so that our
 ``fcfs`` reproduces its FIFO start times job by job: such a job's processors
 are freed after the pass in which it started, without a second pass at that
@@ -79,8 +78,8 @@ import numpy as np
 from ...core import Deadline, Result, Status, method, option
 from ..allocation import Allocator
 from ..instance import BatchInstance
-from ..model import JobRecord, SimOptions
 from ..procsets import bits_from_ids, full_bits
+from ..simulation import JobRecord, SimOptions
 
 RESERVATIONS = ("busy-first", "lowest-ids")
 
@@ -92,7 +91,7 @@ class EasyOptions(SimOptions):
     reservation: str = option(
         "busy-first",
         "the blocked head's reserved processors: those busy now first, keeping idle ones for backfilling "
-        "(textbook EASY with basic), or the variant's choice among all free at the shadow time (before issue 46)",
+        "(textbook EASY with basic), or the variant's choice among all free at the shadow time",
         choices=RESERVATIONS,
     )
 

@@ -1,7 +1,7 @@
 """``dual2``: the 2-dual approximation of thesis chapter 2 (section 2.3, Proposition 1), with its binary search.
 
 One step at guess λ (:func:`dual2_step`): forced assignments, the greedy
-minimisation knapsack (:mod:`.knapsack`), NO if the CPU area exceeds mλ, else
+minimisation knapsack (:mod:`..knapsack`), NO if the CPU area exceeds mλ, else
 Graham's list scheduling on each type.  Proposition 1: the CPU side ends by
 W_C/m + max p_j <= 2λ (eq. 2.8 as printed divides by sum x_j; the Graham form is
 the one that holds), and the GPU area without the critical task is <= kλ, so every
