@@ -214,7 +214,11 @@ def _add_solve(sub: Any) -> None:
         f"{DEFAULT_EXACT_TIME_LIMIT:g} s unless --time-limit says otherwise; Ctrl-C stops a method that "
         "supports it with its best schedule and bound (written with -o), exit status 130.",
     )
-    sp.add_argument("instance", nargs="?", help="instance JSON file")
+    sp.add_argument(
+        "instance",
+        nargs="?",
+        help="instance JSON file, or an SWF trace: a path, or a known trace's name (KTH-SP2: `coschedopt traces list`)",
+    )
     sp.add_argument("--method", "-m", required=True, help="method name (see 'coschedopt methods')")
     _add_time_limit(sp, "seconds; returns the best found so far")
     sp.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
