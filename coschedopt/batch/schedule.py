@@ -25,6 +25,7 @@ import numpy as np
 from ..core import InputError, refuse_unknown
 from ..workloads.idsets import parse_ids
 from .instance import BatchInstance
+from .kernels import numba_installed
 from .penalty import PENALTIES, penalised_duration
 from .procsets import RunTable, parse_interval_strings
 
@@ -265,12 +266,10 @@ def _check_no_overlap(instance: BatchInstance, start: np.ndarray, end: np.ndarra
     times = np.concatenate((end, start))
     kinds = np.concatenate((np.zeros(n, np.int64), np.ones(n, np.int64)))  # 0: end, 1: start
     events = np.lexsort((kinds, times))
-    from . import schedule_kernels
-
-    if n >= COMPILED_SWEEP_JOBS and schedule_kernels.compiled():
-        sweep = schedule_kernels.sweep
+    if n >= COMPILED_SWEEP_JOBS and numba_installed():
+        from .schedule_kernels import sweep
     else:
-        sweep = schedule_kernels.sweep_bitsets
+        sweep = sweep_bitsets
     words = np.zeros((instance.processors + 63) // 64, dtype=np.uint64)
     k = int(sweep(events, n, start, end, table.offsets, table.first, table.last, words))
     if k < 0:
@@ -283,6 +282,35 @@ def _check_no_overlap(instance: BatchInstance, start: np.ndarray, end: np.ndarra
     running = np.flatnonzero((start <= s) & (s < end) & (start != end))
     other = next(int(o) for o in running.tolist() if o != j and len(np.intersect1d(_ids_of(table, o), mine)))
     raise ValueError(f"jobs {instance.ids[other]!r} and {instance.ids[j]!r} share a processor at time {s}")
+
+
+def sweep_bitsets(events, n, start, end, offsets, first, last, words) -> int:
+    """:func:`.schedule_kernels.sweep` in Python, the busy set an ``int`` (``words`` is not used)."""
+    starts, ends = start.tolist(), end.tolist()
+    offs, firsts, lasts = offsets.tolist(), first.tolist(), last.tolist()
+
+    def bits(j: int) -> int:
+        out = 0
+        for r in range(offs[j], offs[j + 1]):
+            out |= (1 << (lasts[r] + 1)) - (1 << firsts[r])
+        return out
+
+    busy = 0
+    for pos, k in enumerate(events.tolist()):
+        starting = k >= n
+        j = k - n if starting else k
+        if starts[j] == ends[j]:
+            if starting and busy & bits(j):
+                return pos
+            continue
+        if not starting:
+            busy &= ~bits(j)
+            continue
+        b = bits(j)
+        if busy & b:
+            return pos
+        busy |= b
+    return -1
 
 
 def _ids_of(table: RunTable, j: int) -> np.ndarray:

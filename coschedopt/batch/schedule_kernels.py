@@ -7,18 +7,16 @@ checked at its start and occupies nothing.  A job's processors are read from
 the runs of the schedule's table (:class:`.procsets.RunTable`), so an event
 costs the words its runs cover, and nothing per job is kept.
 
-Two transcriptions of one loop: :func:`sweep` on ``uint64`` words, compiled by
-numba (cached on disk) for traces of hundreds of thousands of jobs, and
-:func:`sweep_bitsets` in Python with the busy set as an ``int``, for the small
-instances where loading numba would cost more than the whole check.  Both
-return the index of the first event that breaks the rule, or -1.  The module
-is imported when a schedule is validated; numba is loaded only by
-:func:`sweep`'s first call.
+:func:`sweep` is this loop on ``uint64`` words, compiled by numba (cached on
+disk), for traces of tens of thousands of jobs and more;
+:func:`.schedule.sweep_bitsets` is the same loop in Python with the busy set as
+an ``int``, for the small instances where loading numba would cost more than
+the whole check.  Both return the index of the first event that breaks the
+rule, or -1.  This module imports numba: it is imported only when the compiled
+sweep runs.
 """
 
 from __future__ import annotations
-
-import importlib.util
 
 import numpy as np
 
@@ -28,11 +26,6 @@ except ImportError:  # pragma: no cover - numba is a dependency; the loop still 
 
     def njit(**_):
         return lambda fn: fn
-
-
-def compiled() -> bool:
-    """Whether :func:`sweep` runs compiled (numba installed)."""
-    return importlib.util.find_spec("numba") is not None
 
 
 @njit(cache=True, nogil=True)
@@ -63,30 +56,7 @@ def sweep(events, n, start, end, offsets, first, last, words):
     return -1
 
 
-def sweep_bitsets(events, n, start, end, offsets, first, last, words) -> int:
-    """:func:`sweep` in Python, the busy set an ``int`` (``words`` is not used)."""
-    starts, ends = start.tolist(), end.tolist()
-    offs, firsts, lasts = offsets.tolist(), first.tolist(), last.tolist()
-
-    def bits(j: int) -> int:
-        out = 0
-        for r in range(offs[j], offs[j + 1]):
-            out |= (1 << (lasts[r] + 1)) - (1 << firsts[r])
-        return out
-
-    busy = 0
-    for pos, k in enumerate(events.tolist()):
-        starting = k >= n
-        j = k - n if starting else k
-        if starts[j] == ends[j]:
-            if starting and busy & bits(j):
-                return pos
-            continue
-        if not starting:
-            busy &= ~bits(j)
-            continue
-        b = bits(j)
-        if busy & b:
-            return pos
-        busy |= b
-    return -1
+def compile_kernel() -> None:
+    """Compile :func:`sweep` (or load it from numba's cache) for the argument types the validator gives it."""
+    ints = np.zeros(2, dtype=np.int64)
+    sweep(ints, 1, ints, ints + 1, np.array([0, 1], dtype=np.int64), ints[:1], ints[:1], np.zeros(1, np.uint64))

@@ -311,36 +311,58 @@ class WordReservedJobs(ReservedJobs):
                 yield j, ids
 
 
-def kernels_cached() -> bool:
-    """Whether numba's cache holds machine code for every batch kernel (this module's and the compiled loop of
-    ``fcfs`` and ``easy``, :mod:`.queue_kernels`), fresh for their source."""
+#: the word profile's kernels by what needs them: every run, a variant's rule, the reassignment
+KERNEL_GROUPS = {
+    "profile": ("span", "update", "advance", "find"),
+    "platform": ("platform_block",),
+    "cont": ("first_run",),
+    "loc": ("fewest_clusters_hold",),
+    "reassign": ("start_now_count", "first_movable"),
+}
+
+
+def kernels_cached(groups: tuple[str, ...] | None = None) -> bool:
+    """Whether numba's cache holds machine code, fresh for its source, for the kernels of ``groups``
+    (:data:`KERNEL_GROUPS`), or for every batch kernel when ``None`` (these, the compiled loop of ``fcfs`` and
+    ``easy`` in :mod:`.queue_kernels`, and the validator's sweep in :mod:`.schedule_kernels`)."""
     from . import profile_kernels as k
-    from .queue_kernels import KERNELS
 
-    profile = (k.span, k.update, k.advance, k.find, k.start_now_count, k.first_movable, k.platform_block, k.first_run)
-    return k.cached(profile + KERNELS)
+    names = [name for g in (groups or KERNEL_GROUPS) for name in KERNEL_GROUPS[g]]
+    kernels = tuple(getattr(k, name) for name in names)
+    if groups is None:
+        from .queue_kernels import KERNELS
+        from .schedule_kernels import sweep
+
+        kernels += (*KERNELS, sweep)
+    return k.cached(kernels)
 
 
-def compile_kernels() -> None:
-    """Compile every batch kernel (or load it from the cache) by calling each on a small word profile (and
-    :func:`.queue_kernels.compile_kernels`);
+def compile_kernels(groups: tuple[str, ...] | None = None) -> None:
+    """Compile the kernels of ``groups`` (:data:`KERNEL_GROUPS`; every batch kernel when ``None``, as
+    :func:`kernels_cached` counts them), or load them from the cache, by calling each on a small word profile;
     when they are not in the cache yet, say so on stderr first (compiling takes a while, once per install)."""
-    if not kernels_cached():
+    if not kernels_cached(groups):
         print("compiling batch kernels (once per install)...", file=sys.stderr, flush=True)
+    groups = tuple(KERNEL_GROUPS) if groups is None else groups
+    plat = Platform(130, (1, 2, 10, 130))
     p = WordProfile(130)
     ids = np.arange(60, 70, dtype=np.int64)
     procs = p.procs(ids)
     p.occupy(0, 10, procs, 10)
-    p.find(5, 20, p.chooser(Allocator(Platform(130, (1, 2, 10, 130)), "beplat")))
-    for variant in ("cont", "loc"):
-        p.find(5, 20, p.chooser(Allocator(Platform(130, (1, 2, 10, 130)), variant)))
-    p.start_now_ids(5, 10, procs, 10, lambda words, size: None)
-    p.start_now_ids(5, 10, procs, 200, lambda words, size: None)
-    jobs = p.reserved_jobs([10, 10], [10, 10])
-    jobs.add(0, 5, procs)
-    list(jobs.movable(0, lambda words, size: None))
+    p.find(5, 20, p.chooser(Allocator(plat, "basic")))
+    for group, variant in (("platform", "beplat"), ("cont", "cont"), ("loc", "loc")):
+        if group in groups:
+            p.find(5, 20, p.chooser(Allocator(plat, variant)))
+    if "reassign" in groups:
+        p.start_now_ids(5, 10, procs, 10, lambda words, size: None)
+        p.start_now_ids(5, 10, procs, 200, lambda words, size: None)
+        jobs = p.reserved_jobs([10, 10], [10, 10])
+        jobs.add(0, 5, procs)
+        list(jobs.movable(0, lambda words, size: None))
     p.release(0, 10, procs, 10)
     p.advance(5)
-    from . import queue_kernels
+    if len(groups) == len(KERNEL_GROUPS):
+        from . import queue_kernels, schedule_kernels
 
-    queue_kernels.compile_kernels(announce=False)
+        queue_kernels.compile_kernels(announce=False)
+        schedule_kernels.compile_kernel()

@@ -144,17 +144,33 @@ def _climb_ladder(
 
 def prepare_kernels(todo: list[Cell], bar: ProgressBar | None) -> None:
     """Run the ``prepare`` hook of every method of ``todo`` that has one, in this process, each once,
-    saying so in the progress line (see the module docstring)."""
+    saying so in the progress line (see the module docstring), so that the workers load compiled kernels
+    from the disk cache instead of each compiling them.  A hook that can tell its work is on disk already
+    (a ``cached()`` attribute, as the batch simulators' have) is skipped then: the message shows once per
+    install, and this process loads nothing it does not run; each worker loads what its cells need, once."""
+    from ..core.registry import resolve
+
     hooks: dict[str, Method] = {}  # one method per hook (methods may share one)
     for c in todo:
         m = get_method(c.family, c.method)
         if m.prepare is not None:
             hooks.setdefault(m.prepare, m)
+    known: dict[int, bool] = {}  # id of a cached() check -> its answer (hooks may share one)
+    shown = False
     for m in hooks.values():
+        cached = getattr(resolve(m.prepare), "cached", None)
+        if cached is not None:
+            if id(cached) not in known:
+                known[id(cached)] = bool(cached())
+            if known[id(cached)]:
+                continue
         if bar:
             bar.show(f"compiling kernels: {m.family} {m.name} (once per install; the cells wait)")
+            shown = True
         run_preparation(m)
-    if bar and hooks:
+        if cached is not None:
+            known[id(cached)] = True
+    if shown:
         bar.show(None)
 
 

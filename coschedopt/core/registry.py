@@ -135,18 +135,31 @@ class Method:
 _PREPARED: dict[str, float] = {}
 
 
-def run_preparation(m: Method) -> float:
+def run_preparation(m: Method, instance: Any = None, options: MethodOptions | None = None) -> float:
     """Run ``m``'s one-time preparation in this process (if any, and not yet done); returns
-    the seconds it took (0 when there is none or it already ran).  A preparation polls the
-    stop request between its steps (the contract in :mod:`coschedopt.core.deadline`); it is
-    not cut inside one (an exception raised into numba's first compilation breaks numba for
-    the rest of the process)."""
+    the seconds it took (0 when there is none, it already ran, or it had nothing to do).
+
+    A hook without parameters runs once per process.  A hook taking ``(instance, options)``
+    prepares what a run on that instance with those options needs (the kernels its variant
+    calls, say, or nothing where an uncompiled path serves better), keeps track of what it has
+    prepared, and returns whether it did anything: :func:`solve` calls it before every run;
+    called without an instance (``bench run``'s parent process), it prepares everything.
+    A preparation polls the stop request between its steps (the contract in
+    :mod:`coschedopt.core.deadline`); it is not cut inside one (an exception raised into
+    numba's first compilation breaks numba for the rest of the process)."""
     if m.prepare is None or m.prepare in _PREPARED:
         return 0.0
+    hook = resolve(m.prepare)
     start = time.perf_counter()
     with progress.muted():  # a warm-up solve's incumbents are not the run's
-        resolve(m.prepare)()
+        if inspect.signature(hook).parameters:
+            did = hook(instance, options)
+        else:
+            hook()
+            did = None
     seconds = time.perf_counter() - start
+    if did is not None:
+        return seconds if did else 0.0
     if not stop_requested():  # a preparation cut by a stop request is run again next time
         _PREPARED[m.prepare] = seconds
     return seconds
@@ -354,7 +367,7 @@ def solve(
     ):
         raise InputError(f"time_limit must be a positive number of seconds, got {time_limit!r}", where="time_limit")
     opts = check_options(m, options, given)
-    prepared = run_preparation(m)
+    prepared = run_preparation(m, instance, opts)
     start = time.perf_counter()
     res = m.func(instance, time_limit=time_limit, seed=seed, verbose=verbose, options=opts)
     res.runtime = time.perf_counter() - start

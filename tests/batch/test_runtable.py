@@ -11,6 +11,7 @@ import pytest
 
 from coschedopt.batch import schedule_kernels
 from coschedopt.batch.procsets import RunTable, parse_interval_strings
+from coschedopt.batch.schedule import sweep_bitsets
 from coschedopt.core.io import json_pieces
 from coschedopt.workloads.idsets import parse_ids, runs
 
@@ -56,7 +57,7 @@ def test_the_compiled_and_the_python_sweep_agree():
         events = np.lexsort((np.repeat([0, 1], n), np.concatenate((end, start))))
         args = (events, n, start, end, table.offsets, table.first, table.last)
         words = np.zeros((m + 63) // 64, dtype=np.uint64)
-        assert schedule_kernels.sweep(*args, words) == schedule_kernels.sweep_bitsets(*args, words)
+        assert schedule_kernels.sweep(*args, words) == sweep_bitsets(*args, words)
 
 
 def test_the_streamed_json_is_json_dumps_text():

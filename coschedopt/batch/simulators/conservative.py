@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from ...core import Deadline, Result, Status, method, option
 from ..instance import BatchInstance
+from ..kernels import compiled_profile_applies
 from ..profile import Profile
 from ..simulation import JobRecord, SimOptions
 from ..wordprofile import WordProfile
@@ -77,11 +78,14 @@ def simulate_conservative(
     *,
     verbose: bool = False,
     deadline: Deadline | None = None,
-    compiled: bool = True,
+    compiled: bool | None = None,
 ) -> JobRecord | None:
     """Run conservative backfilling on ``instance``; the record holds every job's start, end and processors
     (``None`` if ``deadline`` expired first).  ``compiled`` picks the word profile (:mod:`..wordprofile`),
-    else the big-integer one (:mod:`..profile`): same schedule."""
+    else the big-integer one (:mod:`..profile`): same schedule; by default the word profile when the work
+    pays for loading numba (:func:`..kernels.compiled_profile_applies`)."""
+    if compiled is None:
+        compiled = compiled_profile_applies(instance)
     rec = JobRecord(instance, options)
     m = instance.processors
     order = instance.fcfs_order().tolist()
@@ -193,7 +197,7 @@ def _reassign(t, profile, queue, choose, rec, options, res_start, bits, duration
         start(j, t, ids)
 
 
-@method("batch", "conservative", options=ConservativeOptions, prepare="coschedopt.batch.wordprofile:compile_kernels")
+@method("batch", "conservative", options=ConservativeOptions, prepare="coschedopt.batch.kernels:prepare_conservative")
 def conservative(instance: BatchInstance, *, time_limit, seed, verbose, options: ConservativeOptions) -> Result:
     """Conservative backfilling (every job reserved at submission, never delayed) with the allocation variants."""
     rec = simulate_conservative(instance, options, verbose=verbose, deadline=Deadline(time_limit))

@@ -52,8 +52,10 @@ two more calls of the rule.
 
 Two loops compute the same schedule (start, end, processors, failure of every
 job).  With allocation ``basic`` (any penalty, both reservation rules; the
-topology does not change basic's choice, the lowest free ids) and numba
-installed, :func:`simulate_queue` runs the compiled transcription of this
+topology does not change basic's choice, the lowest free ids), numba
+installed and more work than a few thousand jobs (below, the Python loop
+costs less than loading numba: :mod:`..kernels`), :func:`simulate_queue`
+runs the compiled transcription of this
 module's loop in :mod:`..queue_kernels`: sets as ``uint64`` words and every
 queue in arrays, so an instant creates no Python object (the objects were
 most of the Python loop's time per job).  The other variants
@@ -61,13 +63,12 @@ choose by shape (ranges, clusters, tree blocks) and stay on the Python loop
 below, which is also the reference the compiled one is tested against
 (``compiled=False`` selects it).  The compiled loop's kernels are compiled
 once per install (``coschedopt batch warmup``, or the methods' ``prepare``
-hook before their first run).
+hook before their first compiled run, :func:`..kernels.prepare_queue`).
 """
 
 from __future__ import annotations
 
 import heapq
-import importlib.util
 import sys
 import time
 from bisect import insort
@@ -76,6 +77,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core import Deadline, Result, Status, method, option
+from .. import kernels
 from ..allocation import Allocator
 from ..instance import BatchInstance
 from ..procsets import bits_from_ids, full_bits
@@ -99,10 +101,13 @@ class EasyOptions(SimOptions):
         return {**super().model(), "reservation": self.reservation}
 
 
-def compiled_loop_applies(options: SimOptions) -> bool:
+def compiled_loop_applies(options: SimOptions, instance: BatchInstance | None = None) -> bool:
     """Whether :func:`simulate_queue` runs the compiled loop for ``options``: basic allocation (whose choice,
-    the lowest free ids, no topology changes) and numba installed."""
-    return options.allocation == "basic" and importlib.util.find_spec("numba") is not None
+    the lowest free ids, no topology changes), numba installed and, given ``instance``, enough work to pay
+    for loading numba (:func:`..kernels.compiled_loop_applies`)."""
+    if instance is not None:
+        return kernels.compiled_loop_applies(instance, options)
+    return options.allocation == "basic" and kernels.numba_installed()
 
 
 def simulate_queue(
@@ -119,7 +124,7 @@ def simulate_queue(
     or this module's Python loop (``False``, the reference); by default the compiled one when
     :func:`compiled_loop_applies`."""
     if compiled is None:
-        compiled = compiled_loop_applies(options)
+        compiled = compiled_loop_applies(options, instance)
     elif compiled and options.allocation != "basic":
         raise ValueError(f"the compiled loop takes basic allocation only, not {options.allocation!r}")
     if compiled:
@@ -278,14 +283,14 @@ def _backfill(t, queue, allocator, rule, running, bits, free, req, size, start) 
     return waiting
 
 
-@method("batch", "fcfs", options=SimOptions, prepare="coschedopt.batch.queue_kernels:compile_kernels")
+@method("batch", "fcfs", options=SimOptions, prepare="coschedopt.batch.kernels:prepare_queue")
 def fcfs(instance: BatchInstance, *, time_limit, seed, verbose, options: SimOptions) -> Result:
     """First come, first served: the queue's head blocks the jobs behind it (allocation variants apply)."""
     rec = simulate_queue(instance, options, backfill=False, verbose=verbose, deadline=Deadline(time_limit))
     return _result(rec, time_limit)
 
 
-@method("batch", "easy", options=EasyOptions, prepare="coschedopt.batch.queue_kernels:compile_kernels")
+@method("batch", "easy", options=EasyOptions, prepare="coschedopt.batch.kernels:prepare_queue")
 def easy(instance: BatchInstance, *, time_limit, seed, verbose, options: EasyOptions) -> Result:
     """EASY backfilling: a job jumps the queue when it does not delay the head's reservation."""
     rec = simulate_queue(instance, options, backfill=True, verbose=verbose, deadline=Deadline(time_limit))
