@@ -31,6 +31,7 @@ from .instance import (
     check_all_combinations,
     combination_masks_up_to,
     popcount,
+    task_bits,
 )
 
 #: the paper's alpha range closest to its measurements ("from 0.75 to 0.85")
@@ -87,7 +88,7 @@ def random_combos_instance(
             return np.searchsorted(masks, x)
 
     sizes = popcount(masks)
-    bits = np.int64(1) << np.arange(n, dtype=np.int64)
+    bits = task_bits(n)
     a[np.arange(n), col(bits)] = 1.0
     for s in range(2, max_size + 1):
         layer = masks[sizes == s]

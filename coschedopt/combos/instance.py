@@ -6,9 +6,14 @@ of tasks that may share the node), and for each combination the speed a(i, S_j) 
 of its tasks.  All 2^n - 1 combinations by default; any sparse set that contains every
 singleton is valid too (the paper's discussion: memory limits forbid some combinations).
 
-Internally a combination is a bitmask (bit i set = task i in it) and the speeds form the
-paper's matrix A, shape (n, m), with ``speeds[i, j] = a(i, S_j)`` and 0 when T_i is not in
-S_j.  Speeds are normalised by the singleton speed (``a`` and ``b`` below), as the paper
+Internally a combination is a bitmask (bit i set = task i in it): an ``int64`` array up to
+:data:`MAX_INT64_TASKS` tasks (vectorised bit operations), above that an ``object`` array of
+Python integers, which have no width limit, so any number of tasks is accepted; the same
+code runs on both.  At the edges (schedules, files, the pairwise model) a combination is
+the sorted tuple of its task indices (:func:`mask_of_tasks`, :func:`tasks_of_mask`).  Columns
+are sorted by mask value, i.e. colexicographically by those tuples, for every n.  The speeds
+form the paper's matrix A, shape (n, m), with ``speeds[i, j] = a(i, S_j)`` and 0 when T_i is
+not in S_j.  Speeds are normalised by the singleton speed (``a`` and ``b`` below), as the paper
 does "without loss of generality", and must then satisfy constraint (1):
 
     a(i, S_p) >= a(i, S_q)   for every allowed S_p subset of S_q, T_i in S_p,
@@ -18,8 +23,9 @@ which includes 0 < a(i, S) <= 1 since {T_i} is a subset of every S containing T_
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar
@@ -32,8 +38,11 @@ from ..core.limits import MAX_TIME, check_number, check_resolution, check_table
 #: relative tolerance when checking constraint (1) (absorbs float round-off of JSON files)
 MONOTONE_RTOL = 1e-9
 
-#: at most this many tasks in one instance (combinations are int64 bitmasks)
-MAX_TASKS = 62
+#: combinations are int64 bitmasks up to this many tasks, arbitrary-precision Python integers above
+MAX_INT64_TASKS = 62
+
+#: at most this many tasks in one explicit instance (the speed matrix is dense, n x m)
+MAX_TASKS = 100_000
 
 #: "all combinations" (2^n - 1 of them) is supported up to this many tasks; above, give a sparse set
 MAX_TASKS_ALL_COMBINATIONS = 22
@@ -47,8 +56,48 @@ MIN_SPEED, MAX_SPEED = 1e-9, 1e9
 MIN_RELATIVE_WORK = 1e-9
 
 
+def mask_dtype(n: int) -> type:
+    """dtype of the bitmask array of an n-task instance: int64 up to 62 tasks, else Python integers."""
+    return np.int64 if n <= MAX_INT64_TASKS else object
+
+
+def as_masks(masks: Any, n: int) -> np.ndarray:
+    """``masks`` as a 1-d array of the dtype :func:`mask_dtype` gives for n tasks."""
+    if mask_dtype(n) is object:
+        return np.array([int(x) for x in np.asarray(masks, dtype=object).reshape(-1)] or [], dtype=object)
+    return np.array(masks, dtype=np.int64).reshape(-1)
+
+
+def task_bits(n: int) -> np.ndarray:
+    """The singleton masks 1 << i of the n tasks, in the instance's mask dtype."""
+    if mask_dtype(n) is object:
+        return np.array([1 << i for i in range(n)], dtype=object)
+    return np.int64(1) << np.arange(n, dtype=np.int64)
+
+
+def mask_of_tasks(tasks: Iterable[int]) -> int:
+    """Bitmask of a combination given as task indices (any order), as a Python integer."""
+    mask = 0
+    for i in tasks:
+        mask |= 1 << int(i)
+    return mask
+
+
+def tasks_of_mask(mask: int) -> tuple[int, ...]:
+    """The sorted tuple of task indices of a bitmask (O(|S|) with the lowest-bit trick)."""
+    mask = int(mask)
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
 def popcount(masks: np.ndarray) -> np.ndarray:
-    """Number of tasks in each combination bitmask (vectorised, O(len(masks)))."""
+    """Number of tasks in each combination bitmask (vectorised for int64, O(len(masks)))."""
+    if np.asarray(masks).dtype == object:
+        return np.array([int(x).bit_count() for x in masks], dtype=np.int64)
     m = np.asarray(masks, dtype=np.int64).astype(np.uint64)
     out = np.zeros(m.shape, dtype=np.int64)
     while np.any(m):
@@ -59,6 +108,11 @@ def popcount(masks: np.ndarray) -> np.ndarray:
 
 def membership(masks: np.ndarray, n: int) -> np.ndarray:
     """Boolean matrix (n, m): ``[i, j]`` is True when task i is in combination j."""
+    if np.asarray(masks).dtype == object:
+        out = np.zeros((n, len(masks)), dtype=bool)
+        for j, mk in enumerate(masks):
+            out[list(tasks_of_mask(mk)), j] = True
+        return out
     masks = np.asarray(masks, dtype=np.int64)
     return ((masks[None, :] >> np.arange(n, dtype=np.int64)[:, None]) & 1).astype(bool)
 
@@ -87,10 +141,11 @@ def all_combination_masks(n: int) -> np.ndarray:
 def combination_masks_up_to(n: int, max_size: int) -> np.ndarray:
     """Sorted bitmasks of all combinations with at most ``max_size`` tasks (a sparse set).
 
-    O(sum_{s <= max_size} C(n, s)) masks, built size by size without enumerating 2^n.
+    O(sum_{s <= max_size} C(n, s)) masks, built size by size without enumerating 2^n
+    (vectorised up to 62 tasks, from :func:`itertools.combinations` as Python integers above).
     """
     if n > MAX_TASKS:
-        raise InputError(f"n = {n} tasks: at most {MAX_TASKS} tasks per instance", where="tasks")
+        raise InputError(f"n = {n} tasks: at most {MAX_TASKS:,} tasks per instance", where="tasks")
     if max_size >= n:
         return all_combination_masks(n)
     if max_size < 1:
@@ -101,6 +156,9 @@ def combination_masks_up_to(n: int, max_size: int) -> np.ndarray:
             f"{count:,} combinations of at most {max_size} of {n} tasks are too many; use a smaller max_size",
             where="max_size",
         )
+    if mask_dtype(n) is object:
+        out_big = [mask_of_tasks(c) for s in range(1, max_size + 1) for c in itertools.combinations(range(n), s)]
+        return np.array(sorted(out_big), dtype=object)
     layer = np.array([0], dtype=np.int64)
     out = []
     bits = np.int64(1) << np.arange(n, dtype=np.int64)
@@ -150,7 +208,7 @@ class CombosInstance:
         if n < 1:
             raise InputError("at least one task is needed", where="tasks")
         if n > MAX_TASKS:
-            raise InputError(f"n = {n} tasks: at most {MAX_TASKS} tasks per instance", where="tasks")
+            raise InputError(f"n = {n} tasks: at most {MAX_TASKS:,} tasks per instance", where="tasks")
         names = tuple(str(x) for x in self.task_names) if self.task_names else tuple(f"T{i + 1}" for i in range(n))
         if len(names) != n:
             raise InputError(f"{len(names)} task names for {n} tasks", where="tasks")
@@ -161,7 +219,7 @@ class CombosInstance:
         if bad.any():
             i = int(np.argmax(bad))
             check_number(float(b[i]), f"tasks[{i}].work", label=f"task {names[i]!r}: work")
-        masks = np.array(self.masks, dtype=np.int64).reshape(-1)
+        masks = as_masks(self.masks, n)
         if masks.size == 0:
             raise InputError("must list at least the singleton combination of every task, got []", where="combinations")
         # no copy of a float64 matrix (1M columns at n = 20): the instance takes it over and freezes it
@@ -208,8 +266,8 @@ class CombosInstance:
                 f"{a[i, j]!r} there (must be 0)",
                 where="combinations",
             )
-        singles = np.int64(1) << np.arange(n, dtype=np.int64)
-        pos = np.searchsorted(masks, singles)
+        singles = task_bits(n)
+        pos = np.searchsorted(masks, singles).astype(np.int64)
         present = (pos < masks.size) & (masks[np.minimum(pos, masks.size - 1)] == singles)
         if not present.all():
             i = int(np.argmin(present))
@@ -266,21 +324,34 @@ class CombosInstance:
 
     def column(self, mask: int) -> int:
         """Column j of combination ``mask``; raises KeyError when it is not allowed."""
-        j = int(np.searchsorted(self.masks, mask))
-        if j >= self.m or int(self.masks[j]) != int(mask):
+        mask = int(mask)
+        if mask < 1 or mask.bit_length() > self.n:
+            raise KeyError(mask)
+        j = int(np.searchsorted(self.masks, mask if self.masks.dtype == object else np.int64(mask)))
+        if j >= self.m or int(self.masks[j]) != mask:
             raise KeyError(mask)
         return j
 
     def mask_of(self, tasks: Sequence[str]) -> int:
         """Bitmask of a list of task names (KeyError on an unknown name)."""
-        mask = 0
-        for t in tasks:
-            mask |= 1 << self.index[t]
-        return mask
+        return mask_of_tasks(self.index[t] for t in tasks)
 
     def tasks_of(self, mask: int) -> tuple[str, ...]:
         """Task names of combination ``mask``, in instance order."""
-        return tuple(nm for i, nm in enumerate(self.task_names) if (int(mask) >> i) & 1)
+        return tuple(self.task_names[i] for i in tasks_of_mask(mask))
+
+    def combination(self, j: int) -> tuple[int, ...]:
+        """Combination of column j as the sorted tuple of its task indices."""
+        return tasks_of_mask(self.masks[j])
+
+    def speeds_in(self, tasks: Sequence[int]) -> np.ndarray:
+        """Raw speeds of the tasks of a combination (sorted task indices), in that order.
+
+        Raises KeyError when the combination is not allowed.  The schedule's validator
+        reads speeds only through this method (shared with the pairwise model).
+        """
+        j = self.column(mask_of_tasks(tasks))
+        return self.speeds[list(tasks), j]
 
     # ---- normalised data (the paper's a_{i,j} and b_i) ----------------------------------
 
@@ -415,8 +486,9 @@ def _check_monotone(a: np.ndarray, masks: np.ndarray, names: Sequence[str]) -> N
     n, m = a.shape
     use_dense = n <= MAX_TASKS_ALL_COMBINATIONS and (m * m > n * (1 << n))
     member = None if use_dense else membership(masks, n)
+    bits = task_bits(n)
     for i in range(n):
-        bit = np.int64(1) << i
+        bit = bits[i]
         sel = (masks & bit) != 0
         mi, vi = masks[sel], a[i, sel]
         if use_dense:
@@ -466,9 +538,10 @@ def repair_monotone(speeds: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """
     a = np.array(speeds, dtype=float, copy=True)
     n, m = a.shape
-    masks = np.asarray(masks, dtype=np.int64)
+    masks = as_masks(masks, n)
+    bits = task_bits(n)
     for i in range(n):
-        sel = np.flatnonzero((masks & (np.int64(1) << i)) != 0)
+        sel = np.flatnonzero((masks & bits[i]) != 0)
         mi = masks[sel]
         if n <= MAX_TASKS_ALL_COMBINATIONS and m * m > n * (1 << n):
             dense = np.full(1 << n, np.inf)
@@ -494,7 +567,7 @@ def _read_tasks(tasks: Any) -> tuple[list[str], list[float]]:
         work.append(check_number(t["work"], f"tasks[{i}].work", label=f"task {names[-1]!r}: work"))
     n = len(names)
     if n > MAX_TASKS:
-        raise InputError(f"n = {n} tasks: at most {MAX_TASKS} tasks per instance", where="tasks")
+        raise InputError(f"n = {n} tasks: at most {MAX_TASKS:,} tasks per instance", where="tasks")
     if len(set(names)) != n:
         dup = next(x for x in names if names.count(x) > 1)
         raise InputError(f"duplicate task name {dup!r}", where="tasks")
@@ -504,7 +577,7 @@ def _read_tasks(tasks: Any) -> tuple[list[str], list[float]]:
 def _read_combinations(combos: list, names: list[str]) -> tuple[np.ndarray, list[int], list[int], list[float]]:
     """Masks and (task, combination, speed) triples of an instance's ``combinations`` list."""
     index = {nm: i for i, nm in enumerate(names)}
-    masks = np.empty(len(combos), dtype=np.int64)
+    masks = np.empty(len(combos), dtype=mask_dtype(len(names)))
     rows_all, cols_all, vals_all = [], [], []
     for j, c in enumerate(combos):
         where = f"combinations[{j}]"

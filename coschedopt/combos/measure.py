@@ -42,7 +42,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from ..core import InputError
-from .instance import CombosInstance, check_all_combinations, repair_monotone
+from .instance import CombosInstance, as_masks, check_all_combinations, repair_monotone
 
 #: ``--combinations all`` runs 2^n - 1 - n combinations: refused above this many commands
 MEASURE_MAX_ALL = 10
@@ -320,7 +320,7 @@ def measure_commands(
     for j, col in enumerate(cols):
         for i, v in col.items():
             speeds[i, j] = v
-    fixed = repair_monotone(speeds, np.array(masks, dtype=np.int64))
+    fixed = repair_monotone(speeds, as_masks(masks, n))
     clipped = int(np.count_nonzero(fixed < speeds * (1 - 1e-12)))
     if clipped:
         print(
@@ -337,7 +337,7 @@ def measure_commands(
         "clipped_speeds": clipped,
         "units": "seconds of solo execution",
     }
-    return CombosInstance(work, np.array(masks, dtype=np.int64), fixed, tuple(names), name, meta)
+    return CombosInstance(work, as_masks(masks, n), fixed, tuple(names), name, meta)
 
 
 def _check_measure_request(

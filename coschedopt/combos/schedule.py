@@ -11,7 +11,7 @@ constraint from the instance data alone.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +49,24 @@ class CombosSchedule:
                 out.append((int(mask), d))
         return cls(tuple((instance.tasks_of(mk), d) for mk, d in out))
 
+    @classmethod
+    def from_combinations(
+        cls, instance: Any, segments: Iterable[tuple[Sequence[int], float]], *, merge: bool = True
+    ) -> CombosSchedule:
+        """Build from ``(task indices, duration)`` pairs: the form with no limit on the number of
+        tasks (an explicit instance or the pairwise model alike).  ``merge`` as in :meth:`from_masks`."""
+        out: list[tuple[tuple[int, ...], float]] = []
+        for tasks, d in segments:
+            key, d = tuple(sorted(int(i) for i in tasks)), float(d)
+            if merge and d == 0.0:
+                continue
+            if merge and out and out[-1][0] == key:
+                out[-1] = (key, out[-1][1] + d)
+            else:
+                out.append((key, d))
+        names = instance.task_names
+        return cls(tuple((tuple(names[i] for i in key), d) for key, d in out))
+
     def to_dict(self) -> dict[str, Any]:
         return {"segments": [{"tasks": list(t), "duration": d} for t, d in self.segments]}
 
@@ -85,6 +103,9 @@ def makespan(instance: CombosInstance, schedule: CombosSchedule) -> float:
 def work_done(instance: CombosInstance, schedule: CombosSchedule) -> np.ndarray:
     """Work each task receives, sum_k speed(i, S_k) x_k, in the instance's units (like ``work``).
 
+    Speeds are read through ``instance.speeds_in`` (an explicit instance's table, or the
+    pairwise model's formula), so the same validator serves both.
+
     Raises :class:`InputError` on a segment with an unknown task or a combination that is
     not allowed.
     """
@@ -94,21 +115,22 @@ def work_done(instance: CombosInstance, schedule: CombosSchedule) -> np.ndarray:
         where = f"segments[{k}]"
         if not tasks:
             raise InputError("empty combination", where=where)
-        mask = 0
+        rows = []
         for t in tasks:
             if t not in index:
                 raise InputError(f"unknown task {t!r} (not in instance {instance.name!r})", where=where)
-            if (mask >> index[t]) & 1:
-                raise InputError(f"task {t!r} listed twice in one segment", where=where)
-            mask |= 1 << index[t]
+            rows.append(index[t])
+        if len(set(rows)) != len(rows):
+            t = next(t for t in tasks if list(tasks).count(t) > 1)
+            raise InputError(f"task {t!r} listed twice in one segment", where=where)
+        rows.sort()
         try:
-            j = instance.column(mask)
+            speeds = instance.speeds_in(tuple(rows))
         except KeyError:
             raise InputError(
                 f"combination {list(tasks)!r} is not an allowed combination of the instance", where=where
             ) from None
-        rows = [index[t] for t in tasks]
-        done[rows] += instance.speeds[rows, j] * _d
+        done[rows] += speeds * _d
     return done
 
 

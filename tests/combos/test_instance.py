@@ -126,9 +126,19 @@ def test_n_too_large_for_all_combinations_says_how_many_and_suggests_sparse():
     assert inst.m == n + n * (n - 1) // 2
 
 
-def test_too_many_tasks_at_all_is_refused():
-    with pytest.raises(InputError, match="at most 62 tasks"):
-        CombosInstance(np.ones(63), np.array([1]), np.ones((63, 1)))
+def test_more_than_62_tasks_use_unbounded_masks_and_round_trip():
+    # combinations above bit 63 (Python integers): sorted, looked up, written and read back
+    inst = random_combos_instance(70, seed=3, max_size=2)
+    assert inst.masks.dtype == object and inst.m == 70 + 70 * 69 // 2
+    top = inst.mask_of(["T69", "T70"])
+    assert top >= 2**63 and inst.combination(inst.column(top)) == (68, 69)
+    assert list(inst.masks) == sorted(inst.masks)
+    back = cs.instance_from_dict(json.loads(json.dumps(inst.to_dict())))
+    assert list(back.masks) == list(inst.masks) and back.to_dict() == inst.to_dict()
+    np.testing.assert_array_equal(back.speeds, inst.speeds)
+    # a missing singleton is still refused past 62 tasks
+    with pytest.raises(InputError, match="no singleton"):
+        CombosInstance(np.ones(63), np.array([1]), np.eye(63)[:, :1])
 
 
 @settings(max_examples=60, deadline=None)

@@ -34,6 +34,11 @@ def fastest_combination(instance: CombosInstance, active: np.ndarray) -> int:
     return int(ties[0])
 
 
+def _as_mask_scalar(masks: np.ndarray, mask: int) -> int | np.int64:
+    """``mask`` in the dtype of ``masks`` (int64 up to 62 tasks: numpy's ``&`` then stays vectorised)."""
+    return mask if masks.dtype == object else np.int64(mask)
+
+
 def fcs_masks(instance: CombosInstance) -> list[tuple[int, float]]:
     """The FCS schedule as ``(bitmask, duration)`` segments."""
     a, b = instance.a, instance.b
@@ -55,6 +60,7 @@ def fcs_masks(instance: CombosInstance) -> list[tuple[int, float]]:
         remaining[remaining <= DONE_RTOL * b] = 0.0
         for i in np.flatnonzero(remaining == 0.0):
             done_mask |= 1 << int(i)
+        done_mask = _as_mask_scalar(masks, done_mask)
         segments.append((int(masks[j]), u))
     return segments
 

@@ -197,7 +197,7 @@ class SpeedBounds:
         """
         inst = self.instance
         self.known[j] = True
-        c = np.int64(inst.masks[j])
+        c = inst.masks[j]  # int64 or a Python integer (above 62 tasks), as the masks array holds
         s = int(self.sizes[j])
         masks = inst.masks
         rows = self.member[:, j][:, None]
