@@ -147,7 +147,7 @@ def frontier(records: Records) -> str:
         f"is proven optimal within {'/'.join(f'{x:g}' for x in sorted(limit))} s, its median seconds, and the first "
         "size not proven with its proven count and the median gap to the certified bound there; each method climbs "
         "its sizes until one is lost (`coschedopt bench run frontier-FAMILY -j 1 --db frontier.sqlite` for each "
-        "family, exported by `coschedopt bench export --db frontier.sqlite -o benchmarks/results/frontier.json`; "
+        "family, then `coschedopt bench export` as the record says; "
         f"{runs_text(rec, 'frontier')}).\n"
     )
     return head + "\n" + frontier_markdown(frontier_rows(rows, ladder))
@@ -182,7 +182,7 @@ def pack_table1(records: Records) -> str:
         f"**Heuristic running times** beside the paper's Table 1: the median ms of each heuristic's own time over "
         f"{span(calls, '{:d}')} calls (method seeds 0-100, a worker's first call left out; suite `pack-table1`, "
         "Workload-I/II/III at k = 10/16/32, instance seed 0: `coschedopt bench run pack-table1 -j 1 --db table1.sqlite`, "
-        "exported by `coschedopt bench export --db table1.sqlite -o benchmarks/results/pack-table1.json`; "
+        "then `coschedopt bench export` as the record says; "
         f"{runs_text(rec, 'pack-table1')}); {slower_text(slower)}.\n"
     )
     return head + "\n" + table(headers, body) + "\n"
@@ -330,42 +330,45 @@ def _triple(t: list, kind: str) -> str:
 
 
 def evolving_tables(records: Records) -> str:
-    rec = records["evolving_tables"]
-    res = rec["results"]
-    keys = [k for k, c in res["columns"].items() if c["kind"] != "ms"]
-    headers = ["method"] + [res["columns"][k]["title"].replace(" (rel.)", "").replace(" (%)", " %") for k in keys]
-    rows = []
-    for method, cols in res["methods"].items():
+    from coschedopt.evolving.report import compacting_later, records_by_method
+    from coschedopt.evolving.tables import PAPER, PAPER_METHODS, TABLE1, TABLE2, matches, summarise
+
+    rec = records["paper-evolving"]
+    rows = exported_rows(rec)
+    by_method = records_by_method(rows)
+    tests = len({r["instance_id"] for r in rows})
+    columns = [c for c in (*TABLE1, *TABLE2) if c.kind != "ms"]
+    headers = ["method"] + [c.title.replace(" (rel.)", "").replace(" (%)", " %") for c in columns]
+    body, tolerance_ok = [], True
+    for method in (m for m in PAPER_METHODS if m in by_method):
         row = [method]
-        for k in keys:
-            kind = res["columns"][k]["kind"]
-            ours, paper = _triple(cols[k]["ours"], kind), _triple(cols[k]["paper"], kind)
-            row.append(ours if ours == paper == "0" or (ours == paper == "1") else f"{ours} ({paper})")
-        rows.append(row)
-    later = res["compacting_later"]
-    tolerance_ok = all(
-        cols[k]["ours"][1] is None
-        or cols[k]["paper"][1] is None
-        or abs(cols[k]["ours"][1] - cols[k]["paper"][1]) <= (0.02 if res["columns"][k]["kind"] == "rel" else 2.0)
-        for cols in res["methods"].values()
-        for k in keys
-    )
-    p = rec["parameters"]
+        for c in columns:
+            ours, paper = summarise(by_method[method], c), PAPER[method][c.key]
+            tolerance_ok &= matches(ours, paper, c.kind) is not False
+            o, p = _triple(list(ours), c.kind), _triple(list(paper), c.kind)
+            row.append(o if o == p == "0" or o == p == "1" else f"{o} ({p})")
+        body.append(row)
+    nos = [r for r in rows if r["method_label"] == "nos" and r["method_call"] != 1]
+    nos_ms = 1000 * statistics.fmean(r["runtime_s"] for r in nos)
+    nos_cpu = 1000 * statistics.fmean(r["cpu_s"] for r in nos if r["cpu_s"] is not None)
+    later = compacting_later(rows)
+    run = rec["runs"][0]
     return (
-        f"The paper's Tables 1 and 2 over its {res['tests']:,} tests (`python benchmarks/evolving_tables.py`, "
-        f"{res['seconds']:.1f} s on {p['workers']} processes; {provenance_text(rec)}; `--quick`: 100 tests), "
-        "min / avg / max, ours beside the paper's, relative values over CBF's on the same test. "
+        f"The paper's Tables 1 and 2 over its {tests:,} tests (suite `paper-evolving`: `coschedopt bench run "
+        "paper-evolving -j 1 --db evolving.sqlite`, then `coschedopt bench export` as the record says, "
+        f"{run['executor']}; {runs_text(rec, 'paper-evolving')}), "
+        "min / avg / max, ours (the paper's), relative values over CBF's on the same test. "
         + (
             "Every average is within 0.02 (relative) or 2 points (%) of the paper's"
             if tolerance_ok
             else "Some averages differ from the paper's by more than 0.02 (relative) or 2 points (%)"
         )
         + " on the 100-node cluster its tables imply; minima and maxima are single tests' extremes:\n\n"
-        + table(headers, rows)
-        + f"\n\n`nos` schedules a test in {res['nos_wall_ms']:.2f} ms of wall time ({res['nos_cpu_ms']:.2f} ms of "
-        "CPU with the schedule's validation), the paper's Python 24.7 ms. Compacting keeps each application's "
-        f"completion but can end the whole schedule later (mic+c after mic on {later['mic+c > mic']} of the "
-        f"{res['tests']:,} tests, inf+c after inf on {later['inf+c > inf']}).\n"
+        + table(headers, body)
+        + f"\n\n`nos` schedules a test in {nos_ms:.2f} ms of wall time on average ({nos_cpu:.2f} ms of CPU for the "
+        "whole cell: the schedule's validation and metrics too), the paper's Python 24.7 ms. Compacting keeps each "
+        "application's completion but can end the whole schedule later (mic+c after mic on "
+        f"{later['mic+c > mic']} of the {later['tests']:,} tests, inf+c after inf on {later['inf+c > inf']}).\n"
     )
 
 
@@ -564,8 +567,8 @@ def online_speed(records: Records) -> str:
     verdict = "every policy meets it" if not missed else "missed by " + ", ".join(missed)
     head = (
         f"**Simulation speed** on the thesis's largest instance (Curie's 60-day window, Method C seed 13, 160 "
-        f"processors; suite `online-speed`: `coschedopt bench run online-speed -j 1 --db speed.sqlite`, exported by "
-        f"`coschedopt bench export --db speed.sqlite -o benchmarks/results/online-speed.json`; "
+        f"processors; suite `online-speed`: `coschedopt bench run online-speed -j 1 --db speed.sqlite`, then "
+        "`coschedopt bench export` as the record says; "
         f"{runs_text(rec, 'online-speed')}): the median of each policy's own time over its calls, a worker's "
         f"first call left out; target {SPEED_TARGET_S:g} s, {verdict}.\n"
     )
@@ -580,7 +583,7 @@ BLOCKS: dict[str, Block] = {
     "pack-w3": Block(("pack_bnp",), pack_w3),
     "pack-ilp": Block(("pack_bnp",), pack_ilp),
     "combos-lp": Block(("combos_lp_scaling",), combos_lp),
-    "evolving-tables": Block(("evolving_tables",), evolving_tables),
+    "evolving-tables": Block(("paper-evolving",), evolving_tables),
     "evolving-optimum": Block(("evolving_optimum",), evolving_optimum),
     "evolving-target": Block(("evolving_cpsat_target",), evolving_target),
     "batch-accasim": Block(("batch_accasim",), batch_accasim),

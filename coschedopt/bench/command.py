@@ -51,6 +51,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         required=True,
         help="results.csv, results.json (with the runs' provenance and calibration) or results.parquet",
     )
+    export.add_argument(
+        "--columns",
+        default=None,
+        metavar="A,B,...",
+        help="only these columns, in this order (a committed record keeps what its figures read)",
+    )
 
     report = sub.add_parser(
         "report",
@@ -100,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
             from .table import result_table, write_table
 
             table = result_table(args.db, suite=args.suite, planned_only=not args.all)
-            path = write_table(table, args.output)
+            if args.columns:
+                table = table.select([c.strip() for c in args.columns.split(",") if c.strip()])
+            path = write_table(table, args.output, command="coschedopt " + " ".join(sys.argv[1:]))
             print(f"wrote {path}: {len(table.rows)} rows", file=sys.stderr)
             return 0
         if args.bench_command == "report":

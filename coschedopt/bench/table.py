@@ -77,6 +77,21 @@ class ResultTable:
     #: the runs that stored these rows: provenance, CPU model and calibration (see :func:`run_rows`)
     runs: list[dict[str, Any]] = field(default_factory=list)
 
+    def select(self, columns: list[str]) -> ResultTable:
+        """The table with only ``columns`` (in their order); an unknown column raises :class:`InputError`."""
+        unknown = [c for c in columns if c not in self.columns]
+        if unknown:
+            raise InputError(
+                f"no column {unknown[0]!r} in the table; its columns: {', '.join(self.columns)}", where="--columns"
+            )
+        return ResultTable(
+            columns=list(columns),
+            rows=[{c: row[c] for c in columns} for row in self.rows],
+            size_columns=[c for c in self.size_columns if c in columns],
+            metric_columns=[c for c in self.metric_columns if c in columns],
+            runs=self.runs,
+        )
+
     def where(self, **equal: Any) -> list[dict[str, Any]]:
         return [r for r in self.rows if all(r.get(k) == v for k, v in equal.items())]
 
@@ -293,9 +308,10 @@ def _csv_value(v: Any) -> Any:
     return v
 
 
-def write_table(table: ResultTable, path: str | os.PathLike) -> Path:
+def write_table(table: ResultTable, path: str | os.PathLike, *, command: str | None = None) -> Path:
     """Write the table as CSV (``.csv``), JSON (``.json``: the runs' provenance and calibration, then
-    one row a line as a list in column order, read back by :func:`read_table`) or Parquet (``.parquet``, needs pyarrow), atomically."""
+    one row a line as a list in column order, read back by :func:`read_table`; ``command``, the export's
+    command line, is kept in it) or Parquet (``.parquet``, needs pyarrow), atomically."""
     p = Path(path)
     suffix = p.suffix.lower()
     if p.is_dir():
@@ -314,6 +330,7 @@ def write_table(table: ResultTable, path: str | os.PathLike) -> Path:
                     w.writerow({c: _csv_value(row[c]) for c in table.columns})
         elif suffix == ".json":
             head = {
+                "command": command,
                 "columns": table.columns,
                 "size_columns": table.size_columns,
                 "metric_columns": table.metric_columns,

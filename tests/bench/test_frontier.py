@@ -117,6 +117,12 @@ def test_runs_and_cells_carry_calibration_cpu_and_memory_and_the_json_export_kee
     assert back.columns == table.columns and back.rows == table.rows
     assert back.runs[0]["calibration"] == cal and back.runs[0]["cpu_model"] == cpu_model
     assert {r["gap"] for r in back.rows if r["status"] == "OPTIMAL"} == {0.0}
+    small = table.select(["method_label", "status", "cpu_s"])
+    assert small.columns == ["method_label", "status", "cpu_s"] and len(small.rows) == len(table.rows)
+    assert read_table(write_table(small, tmp_path / "s.json", command="x")).rows == small.rows
+    assert json.loads((tmp_path / "s.json").read_text())["command"] == "x"
+    with pytest.raises(InputError, match="no column 'nope'"):
+        table.select(["status", "nope"])
 
 
 def test_a_benchmark_record_starts_with_a_calibration():

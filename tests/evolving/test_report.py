@@ -33,9 +33,9 @@ options = { iterations = 5 }
 """
 
 
-def test_the_paper_suite_runs_the_papers_six_methods_on_100_tests():
+def test_the_paper_suite_runs_the_papers_six_methods_on_its_1000_tests():
     suite = load_suite("paper-evolving")
-    assert suite.family == "evolving" and len(suite.instances) == 100
+    assert suite.family == "evolving" and len(suite.instances) == 1000 and not suite.store_schedules
     assert {c.method for c in suite.cells} == {"cbf", "nos", "mic", "mic+c", "inf", "inf+c"}
 
 
