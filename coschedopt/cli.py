@@ -407,7 +407,10 @@ def _solve(args: argparse.Namespace) -> int:
         return _help_options(args)
     if not args.instance:
         args.parser.error("the following arguments are required: instance")
+    steps = SolveSteps() if args.verbose else None
     inst = _load_instance(args.instance, repair=args.repair)
+    if steps:
+        steps.mark("reading")
     m = get_method(inst.kind, args.method)  # unknown method: clear error before any work
     options = _parse_options(args.option, m.options)
     try:
@@ -421,24 +424,68 @@ def _solve(args: argparse.Namespace) -> int:
     with stop_on_interrupt() as stop, live or contextlib.nullcontext():  # a first Ctrl-C: the best result so far
         try:
             res = core_solve(
-                inst, args.method, time_limit=time_limit, seed=args.seed, verbose=args.verbose, options=opts
+                inst,
+                args.method,
+                time_limit=time_limit,
+                seed=args.seed,
+                verbose=args.verbose,
+                options=opts,
+                timings=steps.inner if steps else None,
             )
         except MethodRefused as exc:  # the instance is beyond what the method takes: name the file
             raise exc.located(str(args.instance)) from None
+    if steps:
+        steps.mark("solve")
     interrupted = _mark_interrupted(res, stop.requested)
     data = res.to_dict()
     if args.output:
         write_json(args.output, {**data, "instance": inst.to_dict()})
+    if steps:
+        steps.mark("writing")
     if args.json:
         _emit_json(data, "-")
     else:
         _print_result(args, inst, res, time_limit)
     if args.output:
         print(f"wrote {args.output}: the result of {res.method} and its instance", file=sys.stderr)
+    if steps:
+        steps.mark("summary")
+        print(steps.report(), file=sys.stderr)
     if interrupted:
         print("coschedopt: interrupted: the best schedule and bound found so far are above", file=sys.stderr)
         return 130
     return 0 if res.status is not Status.ERROR else 1
+
+
+class SolveSteps:
+    """CPU seconds of a command-line solve's steps, for ``solve -v``: :meth:`mark` closes the step run since
+    the last mark; the first step, ``imports``, is the process's CPU before the command started (the
+    interpreter, the imports, the plug-ins, the command line).  ``inner`` receives the steps of
+    :func:`coschedopt.core.solve` (``prepare``, ``method``, ``validation``), which replace the ``solve`` step."""
+
+    def __init__(self) -> None:
+        self.last = time.process_time()
+        self.steps: list[tuple[str, float]] = [("imports", self.last)]
+        self.inner: dict[str, float] = {}
+
+    def mark(self, name: str) -> None:
+        now = time.process_time()
+        self.steps.append((name, now - self.last))
+        self.last = now
+
+    def report(self) -> str:
+        """One line: each step's CPU seconds and the total (the simulation is the method's step)."""
+        names = {"method": "simulation"}
+        parts: list[tuple[str, float]] = []
+        for name, seconds in self.steps:
+            if name == "solve" and self.inner:
+                inner = [(names.get(k, k), v) for k, v in self.inner.items()]
+                parts += inner + [("other", seconds - sum(v for _, v in inner))]
+            else:
+                parts.append((name, seconds))
+        total = sum(v for _, v in parts)
+        shown = ", ".join(f"{name} {v:.3f}" for name, v in parts if name != "other" or v >= 0.0005)
+        return f"CPU seconds: {shown}; total {total:.3f}"
 
 
 def _live_status_wanted(args: argparse.Namespace, stream: Any) -> bool:

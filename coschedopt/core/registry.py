@@ -346,6 +346,7 @@ def solve(
     seed: int | None = None,
     verbose: bool = False,
     options: MethodOptions | Mapping[str, Any] | None = None,
+    timings: dict[str, float] | None = None,
     **given: Any,
 ) -> Result:
     """Solve ``instance`` with the registered ``method`` and return a checked :class:`Result`.
@@ -358,8 +359,11 @@ def solve(
     time never raises (status ``TIME_LIMIT``, ``stats["stopped_by"]`` says whether the time limit
     or a stop request ended it: the contract in :mod:`coschedopt.core.deadline`).  ``Result.runtime`` is the method's
     own time: a one-time preparation (compiling kernels on the first call of a
-    process) is run first and reported as ``stats["prepare_seconds"]``.
+    process) is run first and reported as ``stats["prepare_seconds"]``.  ``timings``, if given,
+    receives the CPU seconds of the steps: ``prepare``, ``method`` and ``validation`` (the
+    validator and the objective), what ``coschedopt solve -v`` reports.
     """
+    cpu = time.process_time()
     fam = family_of(instance)
     m = get_method(fam.kind, method)
     if time_limit is not None and not (
@@ -368,9 +372,11 @@ def solve(
         raise InputError(f"time_limit must be a positive number of seconds, got {time_limit!r}", where="time_limit")
     opts = check_options(m, options, given)
     prepared = run_preparation(m, instance, opts)
+    steps = {"prepare": time.process_time()}
     start = time.perf_counter()
     res = m.func(instance, time_limit=time_limit, seed=seed, verbose=verbose, options=opts)
     res.runtime = time.perf_counter() - start
+    steps["method"] = time.process_time()
     if prepared:
         res.stats["prepare_seconds"] = round(prepared, 3)
     res.method, res.family = m.name, fam.kind
@@ -387,6 +393,11 @@ def solve(
         res.lower_bound = res.objective
     if res.lower_bound is not None and not math.isfinite(res.lower_bound):
         res.lower_bound = None
+    if timings is not None:
+        steps["validation"] = time.process_time()
+        for name, end in steps.items():
+            timings[name] = end - cpu
+            cpu = end
     return res
 
 
