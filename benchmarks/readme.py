@@ -1,6 +1,6 @@
 """The README's measured figures, rendered from the benchmark records.
 
-Every measured figure of README.md stands between markers::
+Every measured figure of README.md and docs/results.md stands between markers::
 
     <!-- figures:NAME -->
     ... text rendered from records ...
@@ -13,6 +13,9 @@ run that measured it::
 
     python benchmarks/readme.py --write    # re-render every block from the records
     python benchmarks/readme.py --check    # exit 1 naming each block that differs or lacks a record
+
+A record is a script's JSON (:func:`coschedopt.bench.provenance.write_record`) or a suite's exported
+result table (``coschedopt bench export -o benchmarks/results/NAME.json``, with its runs' provenance).
 
 A smoke record (``--smoke``) is never rendered.
 """
@@ -31,6 +34,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+#: the documents holding blocks: the README (the frontier, the headline) and the results page
+DOCUMENTS = (README, ROOT / "docs" / "results.md")
 RESULTS = Path(__file__).resolve().parent / "results"
 MARKER = re.compile(r"<!-- figures:(?P<name>[\w.-]+) -->\n(?P<body>.*?)<!-- /figures:(?P=name) -->", re.DOTALL)
 
@@ -603,11 +608,11 @@ def render(name: str, records_dir: Path) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def regenerate(text: str, records_dir: Path) -> tuple[str, list[str]]:
+def regenerate(text: str, records_dir: Path, seen: set[str] | None = None) -> tuple[str, list[str]]:
     """``text`` with every block re-rendered, and the problems: blocks that differ, whose records are
-    missing (left as they stand), unknown, or absent from the text."""
+    missing (left as they stand), or unknown.  The names of the blocks found are added to ``seen``."""
     problems: list[str] = []
-    seen: set[str] = set()
+    seen = set() if seen is None else seen
 
     def replace(match: re.Match) -> str:
         name, body = match["name"], match["body"]
@@ -621,23 +626,38 @@ def regenerate(text: str, records_dir: Path) -> tuple[str, list[str]]:
             problems.append(f"{name}: {exc}")
             return match[0]
         if new != body:
-            problems.append(f"{name}: the README's text differs from what its records give")
+            problems.append(f"{name}: the text differs from what its records give")
         return f"<!-- figures:{name} -->\n{new}<!-- /figures:{name} -->"
 
-    out = MARKER.sub(replace, text)
-    problems += [f"{name}: no markers in the README" for name in BLOCKS if name not in seen]
-    return out, problems
+    return MARKER.sub(replace, text), problems
 
 
-def check(readme: Path = README, records_dir: Path = RESULTS) -> list[str]:
-    """The problems of ``readme`` against the records (empty: every block is as its records give)."""
-    return regenerate(Path(readme).read_text(encoding="utf-8"), Path(records_dir))[1]
+def _documents(documents: Path | tuple[Path, ...]) -> tuple[Path, ...]:
+    return (Path(documents),) if isinstance(documents, str | Path) else tuple(Path(d) for d in documents)
 
 
-def write(readme: Path = README, records_dir: Path = RESULTS) -> list[str]:
-    """Re-render every block of ``readme`` whose records exist; the problems left (missing records...)."""
-    text, problems = regenerate(Path(readme).read_text(encoding="utf-8"), Path(records_dir))
-    Path(readme).write_text(text, encoding="utf-8")
+def _regenerate_all(documents: tuple[Path, ...], records_dir: Path) -> tuple[dict[Path, str], list[str]]:
+    """Every document re-rendered, and the problems (each named ``BLOCK: ...``; a block in no document too)."""
+    seen: set[str] = set()
+    texts, problems = {}, []
+    for doc in documents:
+        texts[doc], found = regenerate(doc.read_text(encoding="utf-8"), Path(records_dir), seen)
+        problems += found
+    problems += [f"{name}: no markers in {', '.join(d.name for d in documents)}" for name in BLOCKS if name not in seen]
+    return texts, problems
+
+
+def check(documents: Path | tuple[Path, ...] = DOCUMENTS, records_dir: Path = RESULTS) -> list[str]:
+    """The problems of ``documents`` (README.md and docs/results.md) against the records (empty: every
+    block is as its records give)."""
+    return _regenerate_all(_documents(documents), Path(records_dir))[1]
+
+
+def write(documents: Path | tuple[Path, ...] = DOCUMENTS, records_dir: Path = RESULTS) -> list[str]:
+    """Re-render every block of ``documents`` whose records exist; the problems left (missing records...)."""
+    texts, problems = _regenerate_all(_documents(documents), Path(records_dir))
+    for doc, text in texts.items():
+        doc.write_text(text, encoding="utf-8")
     return [p for p in problems if "differs" not in p]
 
 
@@ -646,12 +666,19 @@ def main(argv: list[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="re-render every block from the records")
     mode.add_argument("--check", action="store_true", help="exit 1 if a block differs from its records")
-    parser.add_argument("--readme", type=Path, default=README)
+    parser.add_argument(
+        "--document",
+        type=Path,
+        action="append",
+        default=None,
+        help="a document holding blocks (repeatable; default: README.md and docs/results.md)",
+    )
     parser.add_argument("--records", type=Path, default=RESULTS, help="the records' folder")
     args = parser.parse_args(argv)
-    problems = write(args.readme, args.records) if args.write else check(args.readme, args.records)
+    documents = tuple(args.document) if args.document else DOCUMENTS
+    problems = write(documents, args.records) if args.write else check(documents, args.records)
     for problem in problems:
-        print(f"{args.readme.name}: block {problem}", file=sys.stderr)
+        print(f"block {problem}", file=sys.stderr)
     return 1 if problems else 0
 
 

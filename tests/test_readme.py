@@ -10,6 +10,7 @@ import pytest
 import coschedopt as cs
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+RESULTS = (Path(__file__).resolve().parents[1] / "docs" / "results.md").read_text(encoding="utf-8")
 
 
 def _section(title: str) -> str:
@@ -25,12 +26,11 @@ def test_the_papers_are_cited_by_title_and_link_not_by_a_path_outside_the_reposi
 
 def test_results_and_method_tables_keep_headlines_not_commit_hashes_or_run_logs():
     # item 20: the details live in benchmarks/results/
-    for title in ("Results (measured on this project's 2-core machine)", "Usage"):
-        text = _section(title)
+    for text in (RESULTS, _section("Usage"), _section("Families")):
         hashes = [h for h in re.findall(r"\b[0-9a-f]{7,40}\b", text) if not h.isdigit()]
-        assert hashes == [], (title, hashes)
+        assert hashes == [], hashes
         assert "earlier run" not in text and "previous run" not in text and "second run" not in text
-    assert "benchmarks/results/bnp.md" in _section("Results (measured on this project's 2-core machine)")
+    assert "benchmarks/results/bnp.md" in RESULTS
 
 
 @pytest.mark.parametrize(
@@ -59,7 +59,7 @@ def test_the_pack_examples_exact_solves_reach_the_optimum_they_claim():
     from coschedopt.core import get_method
     from coschedopt.pack.generate import random_pack_instance
 
-    block = _section("Usage").split("```bash", 1)[1].split("```", 1)[0]
+    block = _section("Families").split("### Pack", 1)[1].split("```bash", 1)[1].split("```", 1)[0]
     assert "coschedopt generate pack random --tasks 10 --processors 16 -k 4 -o small.json" in block
     solves = re.findall(r"coschedopt solve small\.json --method (\S+)(.*)", block)
     inst = random_pack_instance(10, 16, 4, seed=0)
@@ -70,3 +70,26 @@ def test_the_pack_examples_exact_solves_reach_the_optimum_they_claim():
         res = cs.solve(inst, name, time_limit=60)
         assert res.status is cs.Status.OPTIMAL and f"{res.objective:.6g}" == "87.9621", name
     assert "(87.9621)" in block
+
+
+def test_the_readme_opens_with_its_two_commands_then_a_table_of_contents_of_every_section():
+    head = README.split("\n## ", 1)[0]
+    assert head.count("```bash") == 2  # the main job and the tests, nothing else before the contents
+    contents = _section("Contents")
+    for title in re.findall(r"^## (.+)$", README, flags=re.MULTILINE):
+        if title != "Contents":
+            anchor = re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+            assert f"(#{anchor})" in contents, title
+    families = _section("Families")
+    assert re.findall(r"^### (\w+)$", families, flags=re.MULTILINE) == [
+        "Pack",
+        "Combos",
+        "Hybrid",
+        "Evolving",
+        "Locality",
+        "Batch",
+        "Online",
+    ]
+    # every measured figure but the exact methods' frontier lives on the results page
+    assert [b for b in re.findall(r"<!-- figures:([\w.-]+) -->", README) if b != "NAME"] == ["frontier"]
+    assert "<!-- figures:pack-table1 -->" in RESULTS
