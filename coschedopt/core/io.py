@@ -177,10 +177,20 @@ def json_pieces(data: Any, level: int = 0) -> Iterator[str]:
             yield "[]"
             return
         yield "[\n" + " " * (level + 1)
-        for i, item in enumerate(data):
-            if i:
+        for start in range(0, len(data), _CHUNK):
+            if start:
                 yield ",\n" + " " * (level + 1)
-            yield from json_pieces(item, level + 1)
+            chunk = data[start : start + _CHUNK]
+            if (
+                all(type(item) is dict and item for item in chunk)
+                and {type(v) for item in chunk for v in item.values()} <= _FLAT
+            ):
+                yield _flat_dicts(chunk, level + 1)
+                continue
+            for i, item in enumerate(chunk):
+                if i:
+                    yield ",\n" + " " * (level + 1)
+                yield from json_pieces(item, level + 1)
         yield "\n" + " " * level + "]"
     elif isinstance(data, dict):
         if not data:
@@ -197,6 +207,23 @@ def json_pieces(data: Any, level: int = 0) -> Iterator[str]:
         yield _flat_encoder(0).encode(data)
 
 
+#: list items written per piece; a list of objects of plain values (a schedule's jobs) is written a chunk at a time
+_CHUNK = 4096
+#: the item separator of :func:`_flat_dicts`' one encoding: json's output never holds it (it escapes control
+#: characters), so it marks where the indentation goes
+_MARK = "\x00"
+
+
+def _flat_dicts(items: Any, level: int) -> str:
+    """``items`` (non-empty dicts of plain values) as json's indented text of list items at ``level``, joined by
+    the list's separator: one call of the C encoder for all, the marked separators then replaced (between two
+    objects, ``},<mark>{``: no plain value ends with a brace nor starts a key with one)."""
+    text = _flat_encoder(-1).encode(list(items))
+    outer, inner = "\n" + " " * level, "\n" + " " * (level + 1)
+    body = text[2:-2].replace("}," + _MARK + "{", f"{outer}}},{outer}{{{inner}").replace("," + _MARK, "," + inner)
+    return "{" + inner + body + outer + "}"
+
+
 def _json_key(key: Any) -> str:
     """A dict key that is not a string as json writes it (numbers, booleans, null); anything else raises."""
     if isinstance(key, float):
@@ -210,7 +237,9 @@ def _json_key(key: Any) -> str:
 
 @functools.cache
 def _flat_encoder(level: int) -> json.JSONEncoder:
-    return json.JSONEncoder(separators=(",\n" + " " * level, ": "), allow_nan=False)
+    """json's C encoder, its items separated as json indents them at ``level`` (at -1: by :data:`_MARK`)."""
+    item_separator = "," + _MARK if level < 0 else ",\n" + " " * level
+    return json.JSONEncoder(separators=(item_separator, ": "), allow_nan=False)
 
 
 def instance_from_dict(data: Any, *, repair: bool = False) -> Any:

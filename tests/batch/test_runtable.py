@@ -76,3 +76,9 @@ def test_the_streamed_json_is_json_dumps_text():
         assert "".join(json_pieces(data)) == json.dumps(data, indent=1, allow_nan=False)
     with pytest.raises(ValueError):
         "".join(json_pieces({"a": [1.0, float("nan")]}))
+
+
+def test_a_long_list_of_objects_is_json_dumps_text():
+    jobs = [{"id": f"{i}}},\x00{{", "start": i, "x": 1.5 * i, "ok": i % 2 == 0, "none": None} for i in range(9000)]
+    data = {"jobs": jobs, "mixed": [*jobs[:3], {"nested": [1, {"a": {}}]}, {}], "model": {"a": "b"}}
+    assert "".join(json_pieces(data)) == json.dumps(data, indent=1, allow_nan=False)
