@@ -1,4 +1,5 @@
-"""``coschedopt combos ...``: the family's own commands (``measure``: real speeds on this node)."""
+"""``coschedopt combos ...``: the family's own commands (``measure``: real speeds on this node, written as
+the measured combinations or as the pairwise interference model fitted to the measured pairs)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import argparse
 import os
 import sys
 
+from ..core import InputError
 from ..core.commands import Command, register_command
 from ..core.io import write_json
 from .measure import MEASURE_MAX_ALL, measure_commands
+from .pairwise import fit_pairwise
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
@@ -19,6 +22,21 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
         default="all",
         help=f"measure all combinations (default, at most {MEASURE_MAX_ALL} commands) or only pairs",
     )
+    p.add_argument(
+        "--model",
+        choices=("explicit", "pairwise"),
+        default="explicit",
+        help="write the measured combinations (explicit, default) or the pairwise interference model fitted to the "
+        "measured pairs (pairwise: its factors are the pairs' speeds; any number of tasks per combination up to "
+        "--max-size, solved by column generation)",
+    )
+    p.add_argument(
+        "--max-size",
+        type=int,
+        default=None,
+        metavar="K",
+        help="with --model pairwise: at most K tasks per combination (default: the number of commands)",
+    )
     p.add_argument("--names", default=None, help="comma-separated task names (default T1, T2, ...)")
     p.add_argument("--warmup", type=float, default=0.2, help="seconds skipped before sampling (default 0.2)")
     p.add_argument("--sample", type=float, default=1.0, help="seconds sampled per combination (default 1)")
@@ -28,6 +46,10 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.max_size is not None and args.model != "pairwise":
+        raise InputError("--max-size needs --model pairwise", where="--max-size")
+    if args.max_size is not None and not 1 <= args.max_size <= len(args.commands):
+        raise InputError(f"--max-size must lie in [1, {len(args.commands)}], got {args.max_size}", where="--max-size")
     names = [x.strip() for x in args.names.split(",")] if args.names else None
     inst = measure_commands(
         args.commands,
@@ -39,6 +61,8 @@ def _run(args: argparse.Namespace) -> int:
         use_perf=False if args.no_perf else None,
         name=os.path.splitext(os.path.basename(args.output))[0],
     )
+    if args.model == "pairwise":
+        inst = fit_pairwise(inst, args.max_size or inst.n)
     write_json(args.output, inst.to_dict())
     print(f"wrote {args.output}: {inst.n} tasks, {inst.m} combinations", file=sys.stderr)
     return 0

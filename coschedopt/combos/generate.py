@@ -11,7 +11,8 @@
 The result satisfies constraint (1) by construction.  Vectorised layer by layer:
 O(sum_S |S|^2) = O(n^2 2^n) for all combinations, about a second at n = 20.
 
-Registers ``coschedopt generate combos``.
+Registers ``coschedopt generate combos`` (this generator, ``random``) and ``generate combos
+pairwise`` (the pairwise interference model, :mod:`coschedopt.combos.pairwise`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .instance import (
     popcount,
     task_bits,
 )
+from .pairwise import MAX_MODEL_TASKS, PairwiseInstance, random_pairwise_instance
 
 #: the paper's alpha range closest to its measurements ("from 0.75 to 0.85")
 DEFAULT_ALPHA = (0.75, 0.85)
@@ -174,5 +176,51 @@ register_generator(
         add_arguments=_add_arguments,
         make=_make,
         aliases=("combos",),
+    )
+)
+
+
+def _add_pairwise_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tasks", type=int, required=True, metavar="N", help="number of tasks n")
+    p.add_argument(
+        "--max-size", type=int, required=True, metavar="K", help="at most K tasks per combination (the node's slots)"
+    )
+    p.add_argument(
+        "--alpha-low",
+        type=float,
+        default=DEFAULT_ALPHA[0],
+        metavar="A",
+        help=f"lower end of the per-task alpha range (default {DEFAULT_ALPHA[0]})",
+    )
+    p.add_argument(
+        "--alpha-high",
+        type=float,
+        default=DEFAULT_ALPHA[1],
+        metavar="B",
+        help=f"upper end of the per-task alpha range (default {DEFAULT_ALPHA[1]}); d_ij ~ U[alpha_i, 1]",
+    )
+
+
+def _make_pairwise(
+    *,
+    tasks: int,
+    max_size: int,
+    alpha_low: float = DEFAULT_ALPHA[0],
+    alpha_high: float = DEFAULT_ALPHA[1],
+    seed: int | None = 0,
+) -> PairwiseInstance:
+    check_count(tasks, "--tasks", high=MAX_MODEL_TASKS)
+    check_count(max_size, "--max-size", high=tasks)
+    return random_pairwise_instance(tasks, max_size, alpha_low, alpha_high, seed=seed)
+
+
+register_generator(
+    Generator(
+        family="combos",
+        name="pairwise",
+        help="pairwise interference model: a(i, S) = prod of pair factors d_ij ~ U[alpha_i, 1] over i's co-runners, "
+        "at most K tasks together; b ~ U[100, 200] (solved by column generation)",
+        add_arguments=_add_pairwise_arguments,
+        make=_make_pairwise,
     )
 )

@@ -416,6 +416,9 @@ class CombosInstance:
     def from_dict(cls, data: dict[str, Any], *, repair_profiles: bool = False) -> CombosInstance:
         """Read ``{"kind": "combos", "tasks": [{"name", "work"}], "combinations": [{"tasks", "speeds"}]}``.
 
+        A file with ``"model"`` instead of ``"combinations"`` is a pairwise-model instance
+        (:class:`~coschedopt.combos.pairwise.PairwiseInstance`), read by that class.
+
         A combination may list its tasks in any order; ``speeds`` follows that order.
         ``repair_profiles`` clips speeds to satisfy constraint (1) (:func:`repair_monotone`).
         """
@@ -423,6 +426,10 @@ class CombosInstance:
             raise InputError(f"a combos instance must be a JSON object, got {type(data).__name__}")
         if data.get("kind", "combos") != "combos":
             raise InputError(f"expected kind 'combos', got {data.get('kind')!r}", where="kind")
+        if "model" in data:  # speeds given by a model, not listed: the pairwise interference model
+            from .pairwise import PairwiseInstance
+
+            return PairwiseInstance.from_dict(data)  # type: ignore[return-value]
         names, work = _read_tasks(data.get("tasks"))
         n = len(names)
         combos = data.get("combinations")

@@ -30,7 +30,18 @@ from typing import Any
 
 import numpy as np
 
-from ...core import Deadline, MethodOptions, Result, Status, method, option, quiet_highs, run_highs, run_pyomo_highs
+from ...core import (
+    Deadline,
+    InputError,
+    MethodOptions,
+    Result,
+    Status,
+    method,
+    option,
+    quiet_highs,
+    run_highs,
+    run_pyomo_highs,
+)
 from ..heuristics.fcs import fcs_masks
 from ..instance import CombosInstance, membership
 from ..metrics import trivial_lower_bound
@@ -206,22 +217,39 @@ def solve_lp_highspy(instance: CombosInstance, *, deadline: Deadline | None = No
 class LPOptions(MethodOptions):
     backend: str = option(
         "auto",
-        "auto (Pyomo up to 1,023 combinations, highspy above), pyomo or highspy",
-        choices=("auto", "pyomo", "highspy"),
+        "auto (column generation on a pairwise-model instance; else Pyomo up to 1,023 combinations, highspy "
+        "above), pyomo, highspy (a model instance's combinations listed: the full enumeration) or colgen",
+        choices=("auto", "pyomo", "highspy", "colgen"),
+    )
+    columns: int = option(
+        0, "column generation: columns added per pricing round (0: n / 4 within [10, 200])", min=0, advanced=True
     )
 
 
-@method("combos", "lp", exact=True, options=LPOptions)
+@method("combos", "lp", exact=True, options=LPOptions, prepare="coschedopt.combos.pricing:compile_kernels")
 def lp(
     instance: CombosInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: LPOptions
 ) -> Result:
-    """Optimal strategy: LP (2) over all allowed combinations (Pyomo at small m, highspy column-wise at large m).
+    """Optimal strategy: LP (2) over all allowed combinations (Pyomo at small m, highspy column-wise at large m),
+    or by column generation over a pairwise-model instance (:mod:`.colgen`).
 
     ``backend``: ``"auto"`` (Pyomo up to 1,023 combinations, highspy above), ``"pyomo"`` or
     ``"highspy"``.  Polynomial in m = number of combinations (simplex on n rows).  On a
     time limit: the FCS schedule with the best certified bound (status TIME_LIMIT).
     """
     backend = options.backend
+    if getattr(instance, "is_model", False):  # pairwise model: column generation, or its combinations listed
+        if backend in ("auto", "colgen"):
+            from .colgen import lp_colgen
+
+            return lp_colgen(instance, time_limit=time_limit, verbose=verbose, columns=options.columns)
+        instance = instance.to_explicit()
+    elif backend == "colgen":
+        raise InputError(
+            "backend colgen prices a speed model (a pairwise-model instance); this instance lists its "
+            "combinations: use auto, pyomo or highspy",
+            where="backend",
+        )
     deadline = Deadline(time_limit)
     if backend == "auto":
         backend = "pyomo" if instance.m <= PYOMO_MAX_COMBINATIONS else "highspy"

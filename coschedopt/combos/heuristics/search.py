@@ -72,7 +72,10 @@ Ties (equal scores, common at the start where all combinations of one size look 
 are broken uniformly at random with the ``seed``: same seed, same schedule.
 
 Each iteration costs O(n m) numpy work; there are at most m + n iterations (every
-iteration measures a new combination or completes a task).
+iteration measures a new combination or completes a task).  On a pairwise-model instance
+(millions of combinations) the searches run on an explicit candidate list of it, every
+combination up to the size :func:`~coschedopt.combos.pairwise.search_domain` allows (stat
+``domain_max_size``).
 """
 
 from __future__ import annotations
@@ -357,6 +360,12 @@ def _search(
     a_plus: str,
 ) -> Result:
     deadline = Deadline(time_limit)
+    domain_size = None
+    if getattr(instance, "is_model", False):  # a speed model: search an explicit candidate list of it
+        from ..pairwise import search_domain
+
+        instance = search_domain(instance)
+        domain_size = int(instance.sizes.max())
     segs, stats, in_time = search_masks(
         instance,
         acquisition,
@@ -368,6 +377,8 @@ def _search(
         verbose=verbose,
     )
     stats.update(measure_time=measure_time, k=k)
+    if domain_size is not None:
+        stats["domain_max_size"] = domain_size
     if acquisition != "ucb":
         stats["a_plus"] = a_plus
     sched = CombosSchedule.from_masks(instance, segs)
