@@ -1,6 +1,6 @@
 """What every problem family shares, and nothing more."""
 
-from .backends import SolverRun, quiet_highs, run_cbc, run_cpsat, run_highs, run_pyomo_highs
+from .backends import SolverRun, quiet_highs, run_cbc, run_cpsat, run_highs, run_pyomo_highs, solver_result
 from .deadline import Deadline
 from .errors import InputError, MethodRefused, refuse_unknown
 from .io import (
@@ -76,6 +76,7 @@ __all__ = [
     "save_instance",
     "schedule_from_dict",
     "solve",
+    "solver_result",
     "validate",
     "write_json",
 ]

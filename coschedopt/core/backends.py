@@ -14,6 +14,10 @@ incumbent and how to read it, the certified bound and the solver's statistics.
 ``run_cbc``             a PuLP problem, with CBC (stop and status as far as PuLP allows)
 ======================  =========================================================
 
+and :func:`solver_result` turns the run into the method's :class:`~coschedopt.core.result.Result`
+the same way for every family: the better of the solver's schedule and the family's own,
+the status mapped, the bound clamped to the schedule returned.
+
 **The stopping contract** (stated in :mod:`coschedopt.core.deadline`).  A method stops
 when its deadline expires: on its time limit, or when a stop is requested (Ctrl-C inside
 :func:`~coschedopt.core.deadline.stop_on_interrupt`, or
@@ -62,6 +66,7 @@ from typing import Any
 from . import progress
 from .deadline import Deadline, stop_requested
 from .machine import available_cores
+from .result import Result
 from .status import Status
 
 #: how often a watcher thread looks at the deadline while CP-SAT runs (seconds)
@@ -626,3 +631,50 @@ def _stop_cbc(signalled: dict[int, float], kill: bool = False) -> bool:
                     elif kill or now - signalled[pid] > CBC_GRACE:
                         os.kill(pid, signal.SIGKILL)
     return found
+
+
+# --------------------------------------------------------------------------- from a run to a Result
+
+
+def solver_result(
+    status: Status,
+    found: Any | None,
+    start: Any | None,
+    objective: Callable[[Any], float],
+    bound: float | None,
+    *,
+    proven: bool | None = None,
+    exact: bool = True,
+    stats: dict[str, Any] | None = None,
+    message: str = "",
+) -> Result:
+    """The :class:`~coschedopt.core.result.Result` of an exact method whose model was solved with
+    ``status`` (a :class:`SolverRun`'s, or :func:`run_cbc`'s): what every exact method does with its run.
+
+    * The schedule: ``found``, the solver's incumbent as the family decoded it (None: the solver
+      has none), unless ``start`` is strictly better by ``objective``.  ``start`` is the family's
+      own schedule (the heuristic its model was bounded or hinted with, or a fallback): a solver
+      stopped early may hold a worse incumbent, or none.
+    * The status: ``OPTIMAL`` when the run proved its incumbent optimal (``proven``; by default
+      whether ``status`` is ``OPTIMAL``: a family asks more when its model is a rounding of the
+      objective, or when it asked the solver for a gap); otherwise ``TIME_LIMIT`` when the run was
+      stopped (time limit or stop request) and ``FEASIBLE`` when it ended for another reason
+      (a requested gap or limit, or a solver failure): a valid schedule, not proven.
+    * The lower bound: proven optimal, the schedule's objective (with ``exact``; else it is only
+      optimal within a tolerance or a requested gap, and the bound is the one below); otherwise
+      ``bound``, the family's certified bound with the solver's folded in, clamped to the objective
+      (a bound above the schedule in hand is the solver's tolerance, not information).
+    * ``message`` is the Result's when optimality is not proven.
+    """
+    schedule = start if found is None or (start is not None and objective(start) < objective(found)) else found
+    value = objective(schedule)
+    proven = (status is Status.OPTIMAL if proven is None else proven) and found is not None
+    stats = {} if stats is None else stats
+    if proven:
+        return Result(Status.OPTIMAL, schedule, lower_bound=value if exact else _clamp(bound, value), stats=stats)
+    stopped = Status.TIME_LIMIT if status is Status.TIME_LIMIT else Status.FEASIBLE
+    return Result(stopped, schedule, lower_bound=_clamp(bound, value), stats=stats, message=message)
+
+
+def _clamp(bound: float | None, value: float) -> float | None:
+    return None if bound is None else min(bound, value)

@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from coschedopt.core import Deadline, Status, quiet_highs, run_cpsat, run_highs, run_pyomo_highs
+from coschedopt.core import Deadline, Status, quiet_highs, run_cpsat, run_highs, run_pyomo_highs, solver_result
 from coschedopt.core.backends import Stopped, interruptible, stopped_by
 from coschedopt.core.deadline import request_stop, stop_on_interrupt
 
@@ -111,3 +111,21 @@ def test_a_stop_request_from_another_thread_stops_a_running_cpsat_search():
         assert elapsed < 0.3 + 0.5
         return
     assert run.status is Status.TIME_LIMIT and elapsed < 0.3 + 2.0
+
+
+def test_solver_result_keeps_the_better_schedule_maps_the_status_and_clamps_the_bound():
+    cost = float  # schedules stand for their own objective here
+    res = solver_result(Status.OPTIMAL, 5.0, 7.0, cost, 4.999)
+    assert (res.status, res.schedule, res.lower_bound, res.message) == (Status.OPTIMAL, 5.0, 5.0, "")
+    res = solver_result(Status.OPTIMAL, 5.0, 7.0, cost, 4.5, exact=False)  # optimal within a gap: bound kept
+    assert res.status is Status.OPTIMAL and res.lower_bound == 4.5
+    res = solver_result(Status.OPTIMAL, 5.0, 7.0, cost, 4.5, proven=False, message="rounded")  # e.g. rounded weights
+    assert (res.status, res.lower_bound, res.message) == (Status.FEASIBLE, 4.5, "rounded")
+    res = solver_result(Status.TIME_LIMIT, 9.0, 7.0, cost, 8.0, stats={"k": 1}, message="stopped")
+    assert (res.status, res.schedule, res.lower_bound, res.stats) == (Status.TIME_LIMIT, 7.0, 7.0, {"k": 1})
+    assert solver_result(Status.TIME_LIMIT, 7.0, 7.0, cost, 3.0).schedule == 7.0  # a tie keeps the solver's
+    res = solver_result(Status.TIME_LIMIT, None, 7.0, cost, None)  # stopped before the first incumbent
+    assert (res.status, res.schedule, res.lower_bound) == (Status.TIME_LIMIT, 7.0, None)
+    for other in (Status.FEASIBLE, Status.ERROR, Status.INFEASIBLE):  # a gap or limit reached, or a solver failure
+        assert solver_result(other, 6.0, 7.0, cost, 3.0).status is Status.FEASIBLE
+    assert solver_result(Status.OPTIMAL, None, 7.0, cost, 3.0).status is Status.FEASIBLE  # nothing proven

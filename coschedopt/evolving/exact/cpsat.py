@@ -27,9 +27,10 @@ CP-SAT's bound.  Workers: option ``workers`` (0: every core this process may use
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from ...core import Deadline, Result, Status, method, option, run_cpsat
+from ...core import Deadline, Result, Status, method, option, run_cpsat, solver_result
 from ..heuristics import VARIANTS, SearchOptions, makespan_lower_bound, search_order
 from ..instance import EvolvingInstance
 from ..listsched import cbf_schedule, list_schedule
@@ -161,20 +162,19 @@ def solve_cpsat(instance: EvolvingInstance, *, time_limit, seed, verbose, option
     bound = makespan_lower_bound(instance)
     if run.bound is not None:
         bound = max(bound, run.bound * grid.unit)
-    if not run.has_solution:
-        if run.status is not Status.TIME_LIMIT:
-            return Result(Status.ERROR, message=f"cpsat: {run.stats['status']} (a bug: the hint is feasible)")
-        schedule = with_node_ids(instance, best_hint, options, seed)
-        return Result(Status.TIME_LIMIT, schedule, lower_bound=bound, message="cpsat: no solution", stats=stats)
-    schedule = _schedule(run.value, m, grid, instance, rigid)
-    if run.status is not Status.OPTIMAL:
+    if not run.has_solution and run.status is not Status.TIME_LIMIT:
+        return Result(Status.ERROR, message=f"cpsat: {run.stats['status']} (a bug: the hint is feasible)")
+    found = _schedule(run.value, m, grid, instance, rigid) if run.has_solution else None
+    if found is not None and run.status is not Status.OPTIMAL:
         stats["gap_units"] = run.objective - run.bound
-        schedule = with_node_ids(instance, schedule, options, seed)
-        return Result(Status.TIME_LIMIT, schedule, lower_bound=bound, stats=stats)
-    if options.least_waste and m.waste is not None and not deadline.expired():
-        schedule = _least_waste(m, grid, instance, schedule, run.value, options, seed, deadline, stats)
-    schedule = with_node_ids(instance, schedule, options, seed)
-    return Result(Status.OPTIMAL, schedule, lower_bound=makespan(instance, schedule), stats=stats)
+    elif found is not None and options.least_waste and m.waste is not None and not deadline.expired():
+        found = _least_waste(m, grid, instance, found, run.value, options, seed, deadline, stats)
+    message = "cpsat: no solution" if found is None else ""
+    result = solver_result(
+        run.status, found, best_hint, partial(makespan, instance), bound, stats=stats, message=message
+    )
+    result.schedule = with_node_ids(instance, result.schedule, options, seed)
+    return result
 
 
 def _least_waste(

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from ...core import Deadline, MethodRefused, Result, Status, method, option, run_pyomo_highs
+from ...core import Deadline, MethodRefused, Result, method, option, run_pyomo_highs, solver_result
 from ..heuristics import makespan_lower_bound
 from ..instance import EvolvingInstance
 from ..listsched import list_schedule
@@ -93,26 +94,17 @@ def solve_milp(instance: EvolvingInstance, *, time_limit, seed, verbose, options
     stats: dict[str, Any] = {"unit": grid.unit, "horizon_units": horizon, **run.stats}
     if run.model is not None:
         stats["binaries"] = len(run.model.x)
-    schedule: EvolvingSchedule = greedy
+    found = None
     if run.has_solution:
         apps = []
         for i, app in enumerate(instance.applications):
             tau = next(t for (j, t), x in run.model.x.items() if j == i and (x.value or 0) > 0.5)
             apps.append(ScheduledApplication(app.name, tau * grid.unit, app.durations, app.nodes))
         found = EvolvingSchedule(tuple(apps))
-        if makespan(instance, found) <= makespan(instance, greedy):
-            schedule = found
     lower = makespan_lower_bound(instance)
     if run.bound is not None:
         lower = max(lower, math.ceil(run.bound - 1e-6) * grid.unit)
-    schedule = with_node_ids(instance, schedule, options, seed)
-    if run.status is Status.OPTIMAL:
-        return Result(Status.OPTIMAL, schedule, lower_bound=makespan(instance, schedule), stats=stats)
-    status = Status.TIME_LIMIT if run.status is Status.TIME_LIMIT else Status.FEASIBLE
-    return Result(
-        status,
-        schedule,
-        lower_bound=min(lower, makespan(instance, schedule)),
-        stats=stats,
-        message=f"milp: HiGHS stopped ({run.stats['termination']})",
-    )
+    message = f"milp: HiGHS stopped ({run.stats['termination']})"
+    result = solver_result(run.status, found, greedy, partial(makespan, instance), lower, stats=stats, message=message)
+    result.schedule = with_node_ids(instance, result.schedule, options, seed)
+    return result

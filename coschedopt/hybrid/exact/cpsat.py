@@ -12,11 +12,12 @@ on each machine the tasks just run back to back.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ...core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option, run_cpsat
+from ...core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option, run_cpsat, solver_result
 from ..bounds import best_lower_bound
 from ..instance import HybridInstance
 from ..schedule import HybridSchedule, makespan
@@ -108,12 +109,6 @@ def cpsat(instance: HybridInstance, *, time_limit, seed, verbose, options: Cpsat
         hint_schedule(model, x, y, instance, start)
     run = run_cpsat(model, deadline, seed=seed, workers=options.workers, verbose=verbose)
     stats = {"incumbent_start": ub, **run.stats}
-    schedule = start
-    if run.has_solution:
-        found = decode(instance, run.value, x, y)
-        if makespan(instance, found) <= ub:
-            schedule = found
-    if run.status is Status.OPTIMAL:
-        return Result(Status.OPTIMAL, schedule, lower_bound=makespan(instance, schedule), stats=stats)
+    found = decode(instance, run.value, x, y) if run.has_solution else None
     bound = lb if run.bound is None else max(lb, run.bound / s)
-    return Result(Status.TIME_LIMIT, schedule, lower_bound=min(bound, makespan(instance, schedule)), stats=stats)
+    return solver_result(run.status, found, start, partial(makespan, instance), bound, stats=stats)

@@ -20,11 +20,12 @@ with it and the bound, 0.2-1.2 s).  HiGHS's own symmetry detection is off by def
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ...core import Deadline, MethodOptions, Result, Status, method, option, run_pyomo_highs
+from ...core import Deadline, MethodOptions, Result, Status, method, option, run_pyomo_highs, solver_result
 from ..bounds import best_lower_bound
 from ..instance import HybridInstance
 from ..schedule import makespan
@@ -93,7 +94,7 @@ def milp(instance: HybridInstance, *, time_limit, seed, verbose, options: MilpOp
         options={"mip_detect_symmetry": options.detect_symmetry},
     )
     stats.update(run.stats)
-    schedule = start
+    found = None
     if run.has_solution:
         on_gpu = np.zeros(instance.n, dtype=bool)
         unit = np.zeros(instance.n, dtype=np.int64)
@@ -104,11 +105,6 @@ def milp(instance: HybridInstance, *, time_limit, seed, verbose, options: MilpOp
             if (var.value or 0.0) > 0.5:
                 unit[j] = i
         found = schedule_from_units(instance, on_gpu, unit)
-        if makespan(instance, found) < ub:
-            schedule = found
     if run.bound is not None:
         lb = max(lb, run.bound)
-    if run.status is Status.OPTIMAL:
-        return Result(Status.OPTIMAL, schedule, lower_bound=makespan(instance, schedule), stats=stats)
-    status = Status.TIME_LIMIT if run.status is Status.TIME_LIMIT else Status.FEASIBLE
-    return Result(status, schedule, lower_bound=min(lb, makespan(instance, schedule)), stats=stats)
+    return solver_result(run.status, found, start, partial(makespan, instance), lb, stats=stats)

@@ -40,9 +40,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from ...core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat
+from ...core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat, solver_result
 from ..heuristics.listsched import best_list_schedule
 from ..instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint, lower_bound_ticks
 from ..placement import range_ids, range_starts, sweep_ids
@@ -261,13 +262,10 @@ def solve_one(
     bound = min(lower, horizon) * unit
     if run.bound is not None:
         bound = max(bound, run.bound * unit)
-    if run.status is Status.OPTIMAL:
-        schedule = _decode(instance, built, run.value)
-        return Result(Status.OPTIMAL, schedule, lower_bound=run.objective * unit, stats=stats)
-    if run.status is not Status.TIME_LIMIT:
+    if run.status not in (Status.OPTIMAL, Status.TIME_LIMIT):
         return Result(Status.ERROR, None, message=f"CP-SAT: {stats['status']}", stats=stats)
-    schedule = _decode(instance, built, run.value) if run.has_solution else greedy
-    return Result(Status.TIME_LIMIT, schedule, lower_bound=bound, stats=stats)
+    found = _decode(instance, built, run.value) if run.has_solution else None
+    return solver_result(run.status, found, greedy, partial(makespan, instance), bound, stats=stats)
 
 
 @method("locality", "cpsat", exact=True, options=CpSatOptions)

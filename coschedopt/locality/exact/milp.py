@@ -30,9 +30,10 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from ...core import Deadline, MethodOptions, MethodRefused, Result, Status, method, option, run_pyomo_highs
+from ...core import Deadline, MethodOptions, MethodRefused, Result, method, option, run_pyomo_highs, solver_result
 from ..heuristics.listsched import best_list_schedule
 from ..instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint, lower_bound_ticks
 from ..placement import placement_count, range_ids, range_starts, sweep_ids
@@ -153,21 +154,8 @@ def solve_milp(instance: LocalityInstance, *, time_limit, seed, verbose, options
     run = run_pyomo_highs(lambda: build_model(instance, horizon)[0], deadline, seed=seed, verbose=verbose, abs_gap=0.5)
     stats = {**run.stats, "binaries": binaries, "horizon": horizon * unit}
     lower = max(simple, math.ceil(run.bound - 1e-6) if run.bound is not None else 0) * unit
-    if not run.has_solution:
-        return Result(
-            Status.TIME_LIMIT,
-            greedy,
-            lower_bound=min(lower, horizon * unit),
-            message="HiGHS: no incumbent",
-            stats=stats,
-        )
-    schedule = _decode(instance, run.model, [placements(instance, j) for j in range(instance.n)])
-    if run.status is Status.OPTIMAL:
-        return Result(Status.OPTIMAL, schedule, lower_bound=makespan(instance, schedule), stats=stats)
-    return Result(
-        Status.TIME_LIMIT,
-        schedule,
-        lower_bound=min(lower, makespan(instance, schedule)),
-        message="HiGHS: stopped",
-        stats=stats,
-    )
+    found = None
+    if run.has_solution:
+        found = _decode(instance, run.model, [placements(instance, j) for j in range(instance.n)])
+    message = "HiGHS: stopped" if run.has_solution else "HiGHS: no incumbent"
+    return solver_result(run.status, found, greedy, partial(makespan, instance), lower, stats=stats, message=message)

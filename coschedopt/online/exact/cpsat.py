@@ -26,10 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from ...core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat
+from ...core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat, solver_result
 from ..bounds import lower_bound
 from ..instance import OnlineInstance
-from ..metrics import objective_value, with_objectives
+from ..metrics import with_objectives
 from ..schedule import COMPLETED
 from .offline import StartWindows, schedule_from_starts, start_windows
 
@@ -111,22 +111,25 @@ def solve_cpsat(
         "scale": costs.scale,
         "incumbent_policy_value": w.incumbent_value,
     }
-    schedule = w.incumbent
+    found = None
     if run.has_solution:
-        starts = np.array([w.first[j] + run.value(o) for j, o in enumerate(offsets)])
-        found = schedule_from_starts(instance, starts)
-        if _true(w, found) <= w.incumbent_value:
-            schedule = found
+        found = schedule_from_starts(instance, np.array([w.first[j] + run.value(o) for j, o in enumerate(offsets)]))
     certified = lower_bound(instance)
     if run.bound is not None and math.isfinite(run.bound):
         certified = max(certified, w.value(max(0.0, (run.bound - costs.slack) / costs.scale)))
-    value = _true(w, schedule)
-    if run.status is Status.OPTIMAL and (costs.exact or value - certified <= 1e-9 * max(1.0, value)):
-        return Result(Status.OPTIMAL, schedule, lower_bound=min(certified, value), stats=stats)
-    # OPTIMAL in rounded weights without a matching bound: a valid schedule, not proven
-    status = Status.TIME_LIMIT if run.status is Status.TIME_LIMIT else Status.FEASIBLE
-    return Result(
-        status, schedule, lower_bound=min(certified, value), stats=stats, message=f"CP-SAT: {stats['status']}"
+    # OPTIMAL in rounded weights proves the schedule only when the bound meets its true value
+    value = min(w.objective(found), w.objective(w.incumbent)) if found is not None else math.inf
+    close = value - certified <= 1e-9 * max(1.0, value)
+    return solver_result(
+        run.status,
+        found,
+        w.incumbent,
+        w.objective,
+        certified,
+        proven=run.status is Status.OPTIMAL and (costs.exact or close),
+        exact=False,
+        stats=stats,
+        message=f"CP-SAT: {stats['status']}",
     )
 
 
@@ -172,7 +175,3 @@ def _incumbent_starts(w: StartWindows) -> np.ndarray:
     done = s.outcome == COMPLETED
     starts[s.task[done]] = np.rint(s.start[done]).astype(np.int64)
     return starts
-
-
-def _true(w: StartWindows, schedule: Any) -> float:
-    return objective_value(w.instance, schedule.completion_times(w.instance))

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core import Deadline, MethodOptions, Result, Status, method, option, run_pyomo_highs
+from ...core import Deadline, MethodOptions, Result, Status, method, option, run_pyomo_highs, solver_result
 from ..bounds import lower_bound
 from ..instance import OnlineInstance
 from ..metrics import with_objectives
@@ -121,18 +121,17 @@ def solve_milp(
         "capacity_rows": None if run.model is None else len(run.model.capacity),
         "incumbent_policy_value": w.incumbent_value,
     }
-    schedule = w.incumbent
-    if run.has_solution and run.objective < _aggregate(w, w.incumbent_value):
-        schedule = schedule_from_starts(instance, _starts(w, run.model))
+    found = schedule_from_starts(instance, _starts(w, run.model)) if run.has_solution else None
     certified = lower_bound(instance)
     if run.bound is not None:
         certified = max(certified, w.value(max(run.bound, 0.0)))
-    if run.status is Status.OPTIMAL and options.mip_gap == 0:
-        return Result(Status.OPTIMAL, schedule, stats=stats)
-    status = Status.TIME_LIMIT if run.status is Status.TIME_LIMIT else Status.FEASIBLE
-    return Result(status, schedule, lower_bound=certified, stats=stats, message=f"HiGHS: {stats['termination']}")
-
-
-def _aggregate(w: StartWindows, value: float) -> float:
-    """An objective value in the model's units (squared for the L2 norms)."""
-    return value * value if w.kind == "l2" else value
+    return solver_result(
+        run.status,
+        found,
+        w.incumbent,
+        w.objective,
+        certified,
+        proven=run.status is Status.OPTIMAL and options.mip_gap == 0,
+        stats=stats,
+        message=f"HiGHS: {stats['termination']}",
+    )

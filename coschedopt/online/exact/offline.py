@@ -55,6 +55,10 @@ class StartWindows:
         """The objective from the aggregated contributions (the square root for the L2 norms)."""
         return float(np.sqrt(total)) if self.kind == "l2" else float(total)
 
+    def objective(self, schedule: OnlineSchedule) -> float:
+        """The instance's objective of ``schedule``, computed from its completion times (not from a model)."""
+        return objective_value(self.instance, schedule.completion_times(self.instance))
+
 
 def contributions(instance: OnlineInstance, flows: np.ndarray, j: int | None = None) -> np.ndarray:
     """g_j(F) for an array of flows of task j (all tasks, one flow each, when ``j`` is None)."""

@@ -34,11 +34,12 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core import Deadline, MethodOptions, Result, Status, method, option, run_cbc, run_pyomo_highs
+from ...core import Deadline, MethodOptions, Result, Status, method, option, run_cbc, run_pyomo_highs, solver_result
 from ..instance import PackInstance
 from ..schedule import PackSchedule, pack_cost, validate_schedule
 from .common import one_task_per_pack_schedule, simple_lower_bound
@@ -118,39 +119,38 @@ def _finish(
     stats: dict[str, Any],
     what: str,
 ) -> Result:
-    """The Result of an ILP solve whose solver run ended with ``status`` (mapped by the solver layer).
+    """The Result of an ILP solve whose solver run ended with ``status`` (:func:`~coschedopt.core.solver_result`).
 
-    * proven optimal: OPTIMAL, lower bound = the cost (or the solver's bound when ``mip_gap`` > 0);
-    * stopped (time limit or Ctrl-C): TIME_LIMIT with the better of the solver's incumbent and
-      one task per pack (the incumbent of the weak Theorem 4 relaxation is often worse),
-      and the larger of the solver's dual bound and :func:`simple_lower_bound` (the LP
-      relaxation of Theorem 4 is weak: its bound is about max t / n);
-    * stopped for another reason: FEASIBLE with the same schedule and bound, and a message.
-
-    ``stats`` keeps the raw ``dual_bound`` and ``simple_bound`` apart.
+    The family's own schedule is one task per pack, kept when the solver has no incumbent or a
+    worse one (the incumbent of the weak Theorem 4 relaxation often is); the bound is the larger
+    of the solver's dual bound and :func:`simple_lower_bound` (the LP relaxation of Theorem 4 is
+    weak: its bound is about max t / n).  Proven optimal within a requested ``mip_gap``, the bound
+    stays the certified one.  ``stats`` keeps the raw ``dual_bound`` and ``simple_bound`` apart
+    and says which schedule was ``returned``; the message says why the fallback was.
     """
     fallback = one_task_per_pack_schedule(instance)
     simple = simple_lower_bound(instance)
     stats["simple_bound"] = simple
     stats["dual_bound"] = None if bound is None or not math.isfinite(bound) else float(bound)
-    proven = status is Status.OPTIMAL
-    message = ""
-    if schedule is None:
-        schedule, proven = fallback, False
-        message = f"{what}: no incumbent; returning one task per pack"
-    elif not proven and pack_cost(instance, fallback) < pack_cost(instance, schedule):
-        schedule = fallback
-        message = f"{what}: incumbent worse than one task per pack; returning one task per pack"
-    stats["returned"] = "fallback" if schedule is fallback else "solver"
-    cost = pack_cost(instance, schedule)
     bounds = [simple] + ([float(bound)] if bound is not None and math.isfinite(bound) else [])
-    lower = min(max(bounds), cost)
-    if proven:
-        return Result(Status.OPTIMAL, schedule, lower_bound=lower if stats.get("mip_gap") else cost, stats=stats)
-    if status is Status.TIME_LIMIT or status is Status.OPTIMAL:  # OPTIMAL without incumbent: cannot happen
-        return Result(Status.TIME_LIMIT, schedule, lower_bound=lower, message=message, stats=stats)
-    message = message or f"{what}: stopped ({stats.get('termination')})"
-    return Result(Status.FEASIBLE, schedule, lower_bound=lower, message=message, stats=stats)
+    if schedule is None:
+        message = f"{what}: no incumbent; returning one task per pack"
+    elif pack_cost(instance, fallback) < pack_cost(instance, schedule):
+        message = f"{what}: incumbent worse than one task per pack; returning one task per pack"
+    else:
+        message = "" if status is Status.TIME_LIMIT else f"{what}: stopped ({stats.get('termination')})"
+    result = solver_result(
+        status,
+        schedule,
+        fallback,
+        partial(pack_cost, instance),
+        max(bounds),
+        exact=not stats.get("mip_gap"),
+        stats=stats,
+        message=message,
+    )
+    stats["returned"] = "fallback" if result.schedule is fallback else "solver"
+    return result
 
 
 def _printed_lower(text: str) -> float:
