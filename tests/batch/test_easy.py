@@ -1,5 +1,5 @@
-"""EASY's head reservation (issue 46): with basic allocation ``easy`` makes the decisions of count-based
-textbook EASY (Mu'alem and Feitelson 2001), and ``reservation="lowest-ids"`` keeps the rule before it."""
+"""EASY's head reservation: with basic allocation ``easy`` makes the decisions of count-based textbook
+EASY (Mu'alem and Feitelson 2001), and ``reservation="lowest-ids"`` keeps the variant's own choice."""
 
 from __future__ import annotations
 
@@ -125,9 +125,9 @@ def test_the_lowest_ids_reservation_backfills_less_on_the_kth_excerpt(kth2000):
     assert min(min(old[j], textbook[j]) for j in differ) == 108230
 
 
-#: start times and processors of ``easy`` on the first 2,000 lines of the excerpt, recorded with the
-#: code before issue 46 (commit d40f9f1): sha256 of "start start ...|procs;procs;..." (16 hex digits)
-BEFORE_ISSUE_46 = {
+#: start times and processors of ``easy`` on the first 2,000 lines of the excerpt, recorded with the lowest-ids
+#: rule when it was the only one (commit d40f9f1): sha256 of "start start ...|procs;procs;..." (16 hex digits)
+LOWEST_IDS_SCHEDULES = {
     "basic": "394b143a008f7ff0",
     "becont": "702da31e78a5628c",
     "cont": "1592c2c5a8b3b169",
@@ -139,10 +139,10 @@ BEFORE_ISSUE_46 = {
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_the_lowest_ids_reservation_reproduces_the_schedules_before_issue_46(kth2000, variant):
+def test_the_lowest_ids_reservation_reproduces_its_recorded_schedules(kth2000, variant):
     s = solve(kth2000, "easy", allocation=variant, reservation="lowest-ids").schedule
     text = " ".join(map(str, s.start.tolist())) + "|" + ";".join(s.processors)
-    assert hashlib.sha256(text.encode()).hexdigest()[:16] == BEFORE_ISSUE_46[variant]
+    assert hashlib.sha256(text.encode()).hexdigest()[:16] == LOWEST_IDS_SCHEDULES[variant]
 
 
 def _inst(jobs, processors):

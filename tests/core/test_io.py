@@ -19,7 +19,7 @@ def test_write_json_is_atomic(tmp_path):
 
 
 def test_write_json_keeps_the_mode_of_the_file_it_replaces_and_else_follows_the_umask(tmp_path):
-    # issue 39, item 13: mkstemp's 0600 must not leak into the user's files
+    # mkstemp's 0600 must not leak into the user's files
     import os
     import stat
 
@@ -50,7 +50,7 @@ def test_write_json_keeps_the_mode_of_the_file_it_replaces_and_else_follows_the_
     ],
 )
 def test_write_json_names_the_path_and_the_problem(tmp_path, target, message):
-    # issue 39, item 10: one InputError, not IsADirectoryError / FileExistsError
+    # one InputError, not IsADirectoryError / FileExistsError
     from coschedopt.core import InputError
 
     (tmp_path / "outdir").mkdir()

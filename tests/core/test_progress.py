@@ -24,14 +24,14 @@ def test_reports_reach_the_listener_and_the_latest_values_are_kept():
     progress.report(incumbent=1.0)  # no listener: nothing happens
 
 
-def test_a_methods_preparation_reports_nothing(registry, monkeypatch):
+def reporting_preparation() -> None:
+    """A preparation that reports an incumbent, as a warm-up solve does."""
+    progress.report(incumbent=1.0)
+
+
+def test_a_methods_preparation_reports_nothing(registry):
     seen = []
-
-    def warm_up():
-        progress.report(incumbent=1.0)
-
-    monkeypatch.setattr("coschedopt.core.registry.resolve", lambda ref: warm_up)
-    m = Method("pack", "x", None, True, "", prepare="somewhere:warm_up")
+    m = Method("pack", "x", None, True, "", prepare=f"{__name__}:reporting_preparation")
     with progress.listen(seen.append):
         run_preparation(m)
         progress.report(incumbent=2.0)

@@ -1,4 +1,4 @@
-"""The exact online methods' Results carry the six objectives in ``stats``, as the policies' do (issue 44)."""
+"""The exact online methods' Results carry the six objectives in ``stats``, as the policies' do."""
 
 from __future__ import annotations
 
