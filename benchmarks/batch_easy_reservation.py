@@ -6,7 +6,7 @@ For each cut (the first ``lines`` job lines of ``coschedopt/batch/data/``'s exce
 KTH platform) and each allocation variant: the minimum and median CPU milliseconds of
 ``simulate_queue`` over ``repeat`` runs after one warm-up, for ``reservation=busy-first`` and
 ``lowest-ids``, and the number of jobs whose start time differs between the two.  On code older
-than the ``reservation`` option (before issue 46) only one column is timed: run it there with
+than the ``reservation`` option only one column is timed: run it there with
 ``PYTHONPATH`` pointing at an extracted ``git archive <commit> coschedopt``.  The rows go to the
 record ``benchmarks/results/batch_easy_reservation.json``.
 """

@@ -1,6 +1,6 @@
 """Whole-trace speed of conservative backfilling: jobs per second per trace and variant, time and peak memory.
 
-The target of issue 46: conservative backfilling with ``beplat`` and reassignment
+The target: conservative backfilling with ``beplat`` and reassignment
 (exponential penalty F = 2, as in chapter 5) on the whole filtered CEA-Curie
 trace (279,991 jobs on 80,640 processors) in at most 90 s of CPU and 1 GiB, and
 on the whole RICC trace (431,547 jobs) in at most 120 s.  Each run is a fresh

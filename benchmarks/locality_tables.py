@@ -1,4 +1,4 @@
-"""Every table of the locality family (thesis ch. 4, issue 35), from one command.
+"""Every table of the locality family (thesis ch. 4), from one command.
 
 Parts (``--parts``, default all, in this order):
 

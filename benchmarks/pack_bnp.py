@@ -1,4 +1,4 @@
-"""Benchmark of the exact ``branch-and-price`` pack method (issue 3).
+"""Benchmark of the exact ``branch-and-price`` pack method.
 
 Three parts, each printing one line per instance and all written to Markdown
 (``--out``, default ``benchmarks/results/bnp.md``) with the raw rows in the record
