@@ -69,13 +69,15 @@ def test_colgen_equals_the_full_enumeration(n, seed, data):
     k = data.draw(st.integers(1, n))
     lo = data.draw(st.sampled_from([0.05, 0.3, 0.6, 0.85]))
     inst = random_pairwise_instance(n, k, lo, lo + 0.1, seed=seed)
-    cg = cs.solve(inst, "lp")
     full = cs.solve(inst, "lp", backend="highspy")  # every combination of at most k tasks, listed
-    assert cg.status is Status.OPTIMAL and full.status is Status.OPTIMAL
-    assert cg.objective == pytest.approx(full.objective, rel=1e-7)
-    assert cg.lower_bound <= full.objective * (1 + 1e-9)
-    assert cg.lower_bound == pytest.approx(cg.objective, rel=1e-7)  # the dual bound closes the gap
-    cs.validate(inst, cg.schedule)
+    assert full.status is Status.OPTIMAL
+    for pricing in ("greedy-first", "exact"):
+        cg = cs.solve(inst, "lp", pricing=pricing)
+        assert cg.status is Status.OPTIMAL
+        assert cg.objective == pytest.approx(full.objective, rel=1e-7)
+        assert cg.lower_bound <= full.objective * (1 + 1e-9)
+        assert cg.lower_bound == pytest.approx(cg.objective, rel=1e-7)  # the dual bound closes the gap
+        cs.validate(inst, cg.schedule)
 
 
 @pytest.mark.parametrize(("n", "k", "seed"), [(14, 3, 0), (14, 5, 1), (14, 14, 2), (18, 4, 3), (20, 3, 4), (20, 5, 5)])

@@ -224,6 +224,13 @@ class LPOptions(MethodOptions):
     columns: int = option(
         0, "column generation: columns added per pricing round (0: n / 4 within [10, 200])", min=0, advanced=True
     )
+    pricing: str = option(
+        "greedy-first",
+        "column generation: greedy-first (the greedy heuristic prices first, the exact branch-and-bound when it "
+        "finds nothing, and always last) or exact (branch-and-bound every round)",
+        choices=("greedy-first", "exact"),
+        advanced=True,
+    )
 
 
 @method("combos", "lp", exact=True, options=LPOptions, prepare="coschedopt.combos.pricing:compile_kernels")
@@ -242,7 +249,9 @@ def lp(
         if backend in ("auto", "colgen"):
             from .colgen import lp_colgen
 
-            return lp_colgen(instance, time_limit=time_limit, verbose=verbose, columns=options.columns)
+            return lp_colgen(
+                instance, time_limit=time_limit, verbose=verbose, columns=options.columns, pricing=options.pricing
+            )
         instance = instance.to_explicit()
     elif backend == "colgen":
         raise InputError(
