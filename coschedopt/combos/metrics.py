@@ -63,8 +63,11 @@ def combos_metrics(instance: CombosInstance, schedule: CombosSchedule) -> dict[s
 
 def describe(instance: CombosInstance) -> dict[str, float | int]:
     """Size keys of result tables: n, the number of combinations, and for the section 7
-    generator's systems the midpoint of their alpha range (the x of Figures 6-7)."""
+    generator's systems the midpoint of their alpha range (the x of Figures 6-7); for a
+    pairwise-model instance also ``k``, the most tasks per combination."""
     size: dict[str, float | int] = {"n": instance.n, "combinations": instance.m}
+    if getattr(instance, "is_model", False):
+        size["k"] = instance.max_size
     lo, hi = instance.meta.get("alpha_low"), instance.meta.get("alpha_high")
     if isinstance(lo, int | float) and isinstance(hi, int | float):
         size["alpha"] = round((lo + hi) / 2, 6)
