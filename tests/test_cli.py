@@ -128,7 +128,7 @@ def test_solve_json_stdout_holds_only_the_result_in_a_fresh_process(tmp_path, ge
     assert data["method"] == method and data["status"] == "OPTIMAL"
 
 
-# --------------------------------------------------------------------------- issue 39: what a new user trips over
+# --------------------------------------------------------------------------- what a new user trips over
 
 
 @pytest.fixture

@@ -54,6 +54,7 @@ SHARED_NAMES = {
     "exact/cpsat.py": "the family's CP-SAT model",
     "exact/milp.py": "the family's MILP model (Pyomo + HiGHS)",
     "exact/enumerate.py": "exhaustive enumeration, the family's reference on small instances",
+    "exact/colgen.py": "the family's configuration LP solved by column generation (columns priced from the duals)",
     "heuristics/__init__.py": "imports the heuristic modules (registration)",
     "exact/__init__.py": "imports the exact modules (registration)",
     "simulators/__init__.py": "imports the simulators (registration)",

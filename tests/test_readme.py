@@ -1,4 +1,4 @@
-"""The README a new user reads first (issue 39, items 20 and 21)."""
+"""The README a new user reads first: its papers, headlines, examples and contents."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The report's figures read true (issue 47): one test per rule of :mod:`coschedopt.viz.axes`,
+"""The report's figures read true: one test per rule of :mod:`coschedopt.viz.axes`,
 :mod:`coschedopt.viz.colors` and the running-time table, on synthetic tables, through the
 matplotlib Axes (scale, limits, tick labels, artists), never pixels."""
 

@@ -1,4 +1,4 @@
-"""The report's figures through the tidy table and the data drawn, not pixels (issue 39, items 1-4)."""
+"""The report's figures through the tidy table and the data drawn, not pixels."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def test_error_and_time_limit_cells_are_recorded_and_the_run_goes_on(write_suite
     # a method killing its worker process costs exactly its own cell
     status, _, _, error = rows["toy-crash", "toy-n5-k2-s0"]
     assert status == "ERROR" and "worker process died (exit code 7)" in error
-    # toy-limited stopped at its limit with a schedule and a bound: finished, not failed (issue 39, item 6)
+    # toy-limited stopped at its limit with a schedule and a bound: finished, not failed
     assert summary.failed == 2 + 2 + 1 + 1  # boom, refuse, stubborn (killed), crash
     assert summary.time_limited == 2
     assert "6 failed" in str(summary) and "2 stopped at their time limit with a result" in str(summary)
@@ -264,7 +264,7 @@ def test_dask_local_cluster_runs_a_suite(write_suite, tmp_path):
 
 
 def test_the_eta_counts_each_methods_cells_at_its_own_time_and_waits_for_every_method():
-    # issue 39, item 7: the ETA read 25:01 at 35/944 for a run of 2:47 (slow exact cells first)
+    # the ETA once read 25:01 at 35/944 for a run of 2:47 (slow exact cells first)
     from coschedopt.bench.progress import ProgressBar
 
     bar = ProgressBar(105, stream=io.StringIO(), todo={"exact": 5, "heuristic": 100}, parallel=2)

@@ -206,7 +206,7 @@ def test_cli_refuses_a_malformed_suite_with_one_line_and_writes_nothing(write_su
 
 
 def test_an_unknown_option_in_a_suite_stops_bench_run_before_anything_runs(write_suite, tmp_path, capsys):
-    # issue 39, item 16: `pack-approx` takes no `eps`; the suite is refused as a whole, exit 2, no store
+    # `pack-approx` takes no `eps`; the suite is refused as a whole, exit 2, no store
     from coschedopt.cli import main
 
     path = write_suite(

@@ -126,7 +126,7 @@ def test_report_lists_failed_cells_with_their_messages(write_suite, tmp_path):
     assert "RuntimeError: boom on purpose" in failed
     assert "worker process died (exit code 7)" in failed
     assert "killed by the harness" in failed
-    # issue 39, item 6: only the killed cell is a failure among the TIME_LIMIT ones; the two that
+    # only the killed cell is a failure among the TIME_LIMIT ones; the two that
     # stopped with a schedule and a bound are finished cells, listed apart with their gaps
     assert failed.count("| TIME_LIMIT |") == 1 and failed.count("| ERROR |") == 5
     limited = md.split("### Time-limited cells", 1)[1].split("###", 1)[0]
@@ -137,7 +137,7 @@ def test_report_lists_failed_cells_with_their_messages(write_suite, tmp_path):
 
 
 def test_a_report_on_a_partial_store_says_how_many_planned_cells_are_missing_per_group(write_suite, tmp_path):
-    # issue 39, item 5: "35 cells ... Failed cells: None" while 909 of 944 planned cells were missing
+    # a report once said "35 cells ... Failed cells: None" while 909 of 944 planned cells were missing
     from coschedopt.bench.store import ResultStore
 
     small = FAILURES_SUITE.split("[[methods]]")[0] + '[[methods]]\nname = "toy-exact"\n'
