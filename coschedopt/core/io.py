@@ -121,7 +121,7 @@ def write_text(path: str | os.PathLike, text: str) -> None:
 
 
 def _write_atomic(path: str | os.PathLike, pieces: Iterable[str]) -> None:
-    """:func:`write_text` of the concatenation of ``pieces``, written as they come (a few thousand at a time)."""
+    """:func:`write_text` of the concatenation of ``pieces``, written as they come (about a megabyte at a time)."""
     p = Path(path)
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -131,11 +131,14 @@ def _write_atomic(path: str | os.PathLike, pieces: Iterable[str]) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             batch: list[str] = []
+            held = 0
             for piece in pieces:
                 batch.append(piece)
-                if len(batch) >= 4096:
+                held += len(piece)
+                if held >= 1 << 20:
                     fh.write("".join(batch))
                     batch.clear()
+                    held = 0
             fh.write("".join(batch))
         os.chmod(tmp, _new_file_mode(p))
         os.replace(tmp, p)
