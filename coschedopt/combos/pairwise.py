@@ -185,6 +185,13 @@ class PairwiseInstance:
         return out
 
     @cached_property
+    def factors_t(self) -> np.ndarray:
+        """d_ji, the factor matrix transposed and contiguous (the greedy pricing reads it by rows)."""
+        out = np.ascontiguousarray(self.factors.T)
+        out.setflags(write=False)
+        return out
+
+    @cached_property
     def log_factors(self) -> np.ndarray:
         """log d_ij (diagonal 0): a combination's normalised speeds are exp of column sums."""
         out = np.log(self.factors)

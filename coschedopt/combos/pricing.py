@@ -35,10 +35,11 @@ from dataclasses import dataclass
 import numpy as np
 
 
-def _bnb(yv, dd, k, keep, thresh0, out_sets, out_vals):  # pragma: no cover - compiled by numba
+def _bnb(yv, order, dd, k, keep, thresh0, out_sets, out_vals):  # pragma: no cover - compiled by numba
     """Branch-and-bound over subsets of the r candidates (yv sorted decreasing, all > 0).
 
-    ``dd[a, b]`` is the factor of candidate a beside candidate b.  Fills the ``keep`` best
+    ``dd[order[a], order[b]]`` is the factor of candidate a beside candidate b (the task
+    matrix indexed through ``order``: no reordered copy).  Fills the ``keep`` best
     sets of value > thresh0 into out_sets (rows of k candidate positions, -1 padded) and
     out_vals; returns (number found, nodes visited).
     """
@@ -73,10 +74,11 @@ def _bnb(yv, dd, k, keep, thresh0, out_sets, out_vals):  # pragma: no cover - co
         if fval[t] + yv[j] * gj + rest <= thresh:
             continue
         nodes += 1
+        oj = order[j]
         v = yv[j] * gj
         for a in range(t):
             c = chosen[a]
-            v += yv[c] * sp[t, a] * dd[c, j]
+            v += yv[c] * sp[t, a] * dd[order[c], oj]
         if v > thresh:
             if found < keep:
                 slot = found
@@ -104,7 +106,7 @@ def _bnb(yv, dd, k, keep, thresh0, out_sets, out_vals):  # pragma: no cover - co
             for a in range(q):
                 tops[a] = 0.0
             for u in range(j + 1, r):
-                gu = g[t, u] * dd[u, j]
+                gu = g[t, u] * dd[order[u], oj]
                 g[t + 1, u] = gu
                 w = yv[u] * gu
                 if w > tops[q - 1]:
@@ -119,7 +121,7 @@ def _bnb(yv, dd, k, keep, thresh0, out_sets, out_vals):  # pragma: no cover - co
             if bound > thresh:
                 chosen[t] = j
                 for a in range(t):
-                    sp[t + 1, a] = sp[t, a] * dd[chosen[a], j]
+                    sp[t + 1, a] = sp[t, a] * dd[order[chosen[a]], oj]
                 sp[t + 1, t] = gj
                 fval[t + 1] = v
                 t += 1
@@ -127,16 +129,22 @@ def _bnb(yv, dd, k, keep, thresh0, out_sets, out_vals):  # pragma: no cover - co
     return found, nodes
 
 
-def _greedy(yv, dd, k, starts, out_sets, out_vals):  # pragma: no cover - compiled by numba
-    """From each of the first ``starts`` candidates, add the candidate raising f most while it does."""
+def _greedy(yv, order, dd, ddt, k, starts, out_sets, out_vals):  # pragma: no cover - compiled by numba
+    """From each of the first ``starts`` candidates, add the candidate raising f most while it does.
+
+    ``ddt`` is ``dd`` transposed (contiguous), so that a candidate's factors beside the set
+    are read along rows, not down columns (the scan is memory-bound at large n); both are
+    indexed through ``order``.
+    """
     r = yv.shape[0]
     g = np.ones(r)
     sp = np.ones(k)
     members = np.zeros(k, dtype=np.int64)
     inset = np.zeros(r, dtype=np.bool_)
     for s in range(starts):
+        os_ = order[s]
         for u in range(r):
-            g[u] = dd[u, s]
+            g[u] = ddt[os_, order[u]]
             inset[u] = False
         inset[s] = True
         members[0] = s
@@ -149,22 +157,24 @@ def _greedy(yv, dd, k, starts, out_sets, out_vals):  # pragma: no cover - compil
                 if inset[u]:
                     continue
                 v = yv[u] * g[u]
+                ou = order[u]
                 for a in range(size):
                     c = members[a]
-                    v += yv[c] * sp[a] * dd[c, u]
+                    v += yv[c] * sp[a] * dd[order[c], ou]
                 if v > bestv:
                     best, bestv = u, v
             if best < 0:
                 break
+            ob = order[best]
             for a in range(size):
-                sp[a] *= dd[members[a], best]
+                sp[a] *= dd[order[members[a]], ob]
             sp[size] = g[best]
             members[size] = best
             inset[best] = True
             size += 1
             f = bestv
             for u in range(r):
-                g[u] *= dd[u, best]
+                g[u] *= ddt[ob, order[u]]
         for a in range(k):
             out_sets[s, a] = members[a] if a < size else -1
         out_vals[s] = f
@@ -184,8 +194,9 @@ def _kernels():
 def compile_kernels() -> None:
     """Compile (or load from numba's cache) both loops on a tiny problem: the ``prepare`` hook."""
     d = np.full((4, 4), 0.9)
-    price_exact(d, np.ones(4), 2, keep=2)
-    price_greedy(d, np.ones(4), 2)
+    prepared = prepare(d, np.ones(4))
+    price_exact(d, np.ones(4), 2, keep=2, prepared=prepared)
+    price_greedy(d, np.ones(4), 2, prepared=prepared)
 
 
 @dataclass
@@ -197,13 +208,28 @@ class Priced:
     nodes: int = 0
 
 
-def _candidates(y: np.ndarray, factors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@dataclass
+class Prepared:
+    """The candidates of one dual vector: the tasks with y > 0 by decreasing y (``order``),
+    their y (``yv``), and the task factor matrix ``dd`` with its transpose ``ddt`` (contiguous,
+    both indexed through ``order`` by the kernels: a reordered copy cost 0.17 s a round at
+    n = 3,000).  O(n log n) to build when ``ddt`` is given."""
+
+    order: np.ndarray
+    yv: np.ndarray
+    dd: np.ndarray
+    ddt: np.ndarray
+
+
+def prepare(factors: np.ndarray, y: np.ndarray, factors_t: np.ndarray | None = None) -> Prepared:
+    """The candidates of ``y`` (:class:`Prepared`); ``factors_t`` the contiguous transpose when kept."""
     y = np.asarray(y, dtype=float)
     order = np.flatnonzero(y > 0)
-    order = order[np.argsort(-y[order], kind="stable")]
+    order = np.ascontiguousarray(order[np.argsort(-y[order], kind="stable")], dtype=np.int64)
     yv = np.ascontiguousarray(y[order])
-    dd = np.ascontiguousarray(factors[np.ix_(order, order)])
-    return order, yv, dd
+    dd = np.ascontiguousarray(factors, dtype=float)
+    ddt = np.ascontiguousarray(dd.T) if factors_t is None else factors_t
+    return Prepared(order, yv, dd, ddt)
 
 
 def _collect(order: np.ndarray, sets: np.ndarray, vals: np.ndarray, count: int) -> tuple[list, list]:
@@ -216,13 +242,23 @@ def _collect(order: np.ndarray, sets: np.ndarray, vals: np.ndarray, count: int) 
     return out_sets, out_vals
 
 
-def price_exact(factors: np.ndarray, y: np.ndarray, max_size: int, *, threshold: float = 1.0, keep: int = 1) -> Priced:
+def price_exact(
+    factors: np.ndarray,
+    y: np.ndarray,
+    max_size: int,
+    *,
+    threshold: float = 1.0,
+    keep: int = 1,
+    prepared: Prepared | None = None,
+) -> Priced:
     """The ``keep`` combinations of at most ``max_size`` tasks with the largest f(S) > ``threshold``, exactly.
 
     An empty result proves max_S f(S) <= threshold (over the tasks with y_i > 0; when no
-    y_i is positive every f(S) <= 0).  ``factors`` is the n x n matrix of d_ij.
+    y_i is positive every f(S) <= 0).  ``factors`` is the n x n matrix of d_ij; ``prepared``
+    the candidates of ``y`` when already built (:func:`prepare`).
     """
-    order, yv, dd = _candidates(y, factors)
+    p = prepared or prepare(factors, y)
+    order, yv, dd = p.order, p.yv, p.dd
     keep = max(1, int(keep))
     if yv.size == 0:
         return Priced([], [], 0)
@@ -230,14 +266,22 @@ def price_exact(factors: np.ndarray, y: np.ndarray, max_size: int, *, threshold:
     sets = np.full((keep, k), -1, dtype=np.int64)
     vals = np.full(keep, -np.inf)
     bnb, _ = _kernels()
-    found, nodes = bnb(yv, dd, k, keep, float(threshold), sets, vals)
+    found, nodes = bnb(yv, order, dd, k, keep, float(threshold), sets, vals)
     s, v = _collect(order, sets, vals, int(found))
     return Priced(s, v, int(nodes))
 
 
-def price_greedy(factors: np.ndarray, y: np.ndarray, max_size: int, *, starts: int | None = None) -> Priced:
+def price_greedy(
+    factors: np.ndarray,
+    y: np.ndarray,
+    max_size: int,
+    *,
+    starts: int | None = None,
+    prepared: Prepared | None = None,
+) -> Priced:
     """Greedy sets from the ``starts`` tasks of largest y (default all with y > 0), distinct, best first."""
-    order, yv, dd = _candidates(y, factors)
+    p = prepared or prepare(factors, y)
+    order, yv, dd = p.order, p.yv, p.dd
     if yv.size == 0:
         return Priced([], [], 0)
     k = min(int(max_size), yv.size)
@@ -245,7 +289,7 @@ def price_greedy(factors: np.ndarray, y: np.ndarray, max_size: int, *, starts: i
     sets = np.full((st, k), -1, dtype=np.int64)
     vals = np.full(st, -np.inf)
     _, greedy = _kernels()
-    greedy(yv, dd, k, st, sets, vals)
+    greedy(yv, order, dd, p.ddt, k, st, sets, vals)
     s, v = _collect(order, sets, vals, st)
     seen: set[tuple[int, ...]] = set()
     out_s, out_v = [], []

@@ -37,11 +37,15 @@ import numpy as np
 from ...core import Deadline, Result, Status, quiet_highs, run_highs
 from ...core import progress as _progress
 from ..pairwise import PairwiseInstance
-from ..pricing import price_exact, price_greedy
+from ..pricing import prepare, price_exact, price_greedy
 from ..schedule import CombosSchedule
 
 #: a column enters when its value exceeds 1 + this (the LP's relative optimality tolerance)
 PRICE_TOL = 1e-9
+
+#: the greedy pricing starts from this many tasks (of largest dual) per column wanted: from all n
+#: it was 0.34 s a round at n = 3,000, K = 2, most of the run
+GREEDY_STARTS_PER_COLUMN = 4
 
 
 def default_columns(n: int) -> int:
@@ -134,8 +138,9 @@ def solve_colgen(
             status, message = "time_limit", "stopped before proving the master optimal"
             break
         t0 = time.perf_counter()
+        prepared = prepare(factors, y, instance.factors_t)
         if pricing == "greedy-first":
-            greedy = price_greedy(factors, y, k)
+            greedy = price_greedy(factors, y, k, starts=GREEDY_STARTS_PER_COLUMN * keep, prepared=prepared)
             fresh = [
                 s for s, v in zip(greedy.sets, greedy.values, strict=True) if v > 1.0 + PRICE_TOL and s not in pool
             ]
@@ -145,7 +150,7 @@ def solve_colgen(
                 add(fresh[:keep])
                 _progress.report(incumbent=z, bound=bound)
                 continue
-        priced = price_exact(factors, y, k, threshold=1.0 + PRICE_TOL, keep=keep)
+        priced = price_exact(factors, y, k, threshold=1.0 + PRICE_TOL, keep=keep, prepared=prepared)
         t_price += time.perf_counter() - t0
         exact_rounds += 1
         nodes += priced.nodes
