@@ -19,7 +19,7 @@ listing every combination, refused above 2^22 of them.
 The record goes to ``benchmarks/results/combos_colgen_scaling.json`` and the table,
 markdown, beside it (``.md``); ``benchmarks/results/combos-notes.md`` quotes it.
 
-    .venv/bin/python benchmarks/combos_colgen_scaling.py             # the grid below, ~2 min
+    .venv/bin/python benchmarks/combos_colgen_scaling.py             # the grid below, ~3 min
     .venv/bin/python benchmarks/combos_colgen_scaling.py --smoke     # seconds
 """
 
@@ -44,13 +44,14 @@ from coschedopt.combos.pairwise import count_combinations, random_pairwise_insta
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
-#: (K, n): K = 2 up to n = 2,000, K = 4 up to 300, larger K at smaller n, and K = n = 20 (every combination)
+#: (K, n): K = 2 up to n = 5,000, K = 4 up to 500, larger K at smaller n, and K = n = 20 (every combination)
 GRID = [
     (2, 20),
     (2, 63),
     (2, 200),
     (2, 1000),
     (2, 2000),
+    (2, 5000),
     (3, 20),
     (3, 63),
     (3, 200),
@@ -59,6 +60,8 @@ GRID = [
     (4, 63),
     (4, 200),
     (4, 300),
+    (4, 500),
+    (5, 200),
     (6, 60),
     (6, 100),
     (20, 20),
