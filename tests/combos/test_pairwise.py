@@ -97,6 +97,8 @@ def test_colgen_equals_the_explicit_sparse_list_past_64_tasks():
     ex = cs.solve(listed, "lp")
     assert cg.objective == pytest.approx(ex.objective, rel=1e-8)
     cs.validate(listed, cg.schedule)  # the schedule is one of the explicit instance too
+    # FCS over the listed combinations (Python-integer masks) and by pricing over the model agree
+    assert cs.solve(listed, "fcs").objective == pytest.approx(cs.solve(inst, "fcs").objective, rel=1e-9)
 
 
 def test_farley_bound_is_below_the_optimum_for_any_duals():
@@ -206,3 +208,21 @@ def test_generate_and_measure_commands_write_model_instances(tmp_path, capsys):
     assert isinstance(fitted, PairwiseInstance) and fitted.max_size == 3 and fitted.n == 3
     assert np.all(fitted.factors <= 1.0)
     assert cs.solve(fitted, "lp").objective <= fitted.work.sum() * (1 + 1e-9)
+
+
+def test_plot_a_column_generated_schedule_past_62_tasks(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from coschedopt.viz import plot_schedule
+
+    inst = random_pairwise_instance(70, 3, seed=2)
+    res = cs.solve(inst, "lp")
+    fig, ax = plt.subplots()
+    plot_schedule(inst, res.schedule, ax)
+    assert len(ax.patches) == sum(len(t) for t, _ in res.schedule.segments)  # one bar per (segment, task)
+    plt.close(fig)
+    plot_schedule(inst, res.schedule, tmp_path / "g.png")
+    assert (tmp_path / "g.png").stat().st_size > 1000
