@@ -1,9 +1,10 @@
 """Co-scheduling over task combinations (Kuchumov & Korkhov, *Analytical and numerical
 evaluation of co-scheduling strategies and their application*).
 
-Data flows one way: :class:`CombosInstance` -> method (``lp`` | ``fcs`` | ``search-pi`` |
-``search-ei`` | ``search-ucb``) -> :class:`CombosSchedule` -> :func:`validate_schedule`
--> :mod:`metrics`.  Importing this package registers the family, its methods, the
+Data flows one way: :class:`CombosInstance` (combinations listed) or :class:`PairwiseInstance`
+(speeds from the pairwise interference model, any number of tasks) -> method (``lp`` | ``fcs`` |
+``search-pi`` | ``search-ei`` | ``search-ucb``; ``lp`` by column generation on the model) ->
+:class:`CombosSchedule` -> :func:`validate_schedule` -> :mod:`metrics`.  Importing this package registers the family, its methods, the
 ``generate combos`` generator and the ``measure`` command.  It shares nothing with the
 other families except :mod:`coschedopt.core`.
 """
@@ -27,6 +28,7 @@ from .metrics import (
     fcs_ratio_bound,
     trivial_lower_bound,
 )
+from .pairwise import PairwiseInstance, fit_pairwise, random_pairwise_instance
 from .schedule import CombosSchedule, makespan, validate_schedule, work_done
 
 FAMILY = register_family(
@@ -61,13 +63,16 @@ __all__ = [
     "MAX_TASKS_ALL_COMBINATIONS",
     "CombosInstance",
     "CombosSchedule",
+    "PairwiseInstance",
     "all_combination_masks",
     "check_all_combinations",
     "combination_masks_up_to",
     "combos_metrics",
     "competitive_ratio",
     "fcs_ratio_bound",
+    "fit_pairwise",
     "makespan",
+    "random_pairwise_instance",
     "repair_monotone",
     "trivial_lower_bound",
     "validate_schedule",
