@@ -35,13 +35,14 @@ from dataclasses import dataclass
 import numpy as np
 
 
-def _bnb(yv, order, dd, k, keep, thresh0, out_sets, out_vals):  # pragma: no cover - compiled by numba
+def _bnb(yv, order, dd, k, keep, thresh0, max_nodes, out_sets, out_vals):  # pragma: no cover - compiled by numba
     """Branch-and-bound over subsets of the r candidates (yv sorted decreasing, all > 0).
 
     ``dd[order[a], order[b]]`` is the factor of candidate a beside candidate b (the task
     matrix indexed through ``order``: no reordered copy).  Fills the ``keep`` best
     sets of value > thresh0 into out_sets (rows of k candidate positions, -1 padded) and
-    out_vals; returns (number found, nodes visited).
+    out_vals; returns (number found, nodes visited, complete): ``complete`` is False when the
+    search stopped at ``max_nodes`` (the sets found are then valid, but not proven the best).
     """
     r = yv.shape[0]
     cs = np.zeros(r + 1)
@@ -74,6 +75,8 @@ def _bnb(yv, order, dd, k, keep, thresh0, out_sets, out_vals):  # pragma: no cov
         if fval[t] + yv[j] * gj + rest <= thresh:
             continue
         nodes += 1
+        if nodes > max_nodes:
+            return found, nodes, False
         oj = order[j]
         v = yv[j] * gj
         for a in range(t):
@@ -126,7 +129,7 @@ def _bnb(yv, order, dd, k, keep, thresh0, out_sets, out_vals):  # pragma: no cov
                 fval[t + 1] = v
                 t += 1
                 pos[t] = j + 1
-    return found, nodes
+    return found, nodes, True
 
 
 def _greedy(yv, order, dd, ddt, k, starts, out_sets, out_vals):  # pragma: no cover - compiled by numba
@@ -201,11 +204,13 @@ def compile_kernels() -> None:
 
 @dataclass
 class Priced:
-    """Sets (sorted task-index tuples) and their values f(S), best first; ``nodes`` visited."""
+    """Sets (sorted task-index tuples) and their values f(S), best first; ``nodes`` visited;
+    ``complete`` False when an exact pricing stopped at its node budget (nothing proven)."""
 
     sets: list[tuple[int, ...]]
     values: list[float]
     nodes: int = 0
+    complete: bool = True
 
 
 @dataclass
@@ -250,12 +255,14 @@ def price_exact(
     threshold: float = 1.0,
     keep: int = 1,
     prepared: Prepared | None = None,
+    max_nodes: int | None = None,
 ) -> Priced:
     """The ``keep`` combinations of at most ``max_size`` tasks with the largest f(S) > ``threshold``, exactly.
 
     An empty result proves max_S f(S) <= threshold (over the tasks with y_i > 0; when no
     y_i is positive every f(S) <= 0).  ``factors`` is the n x n matrix of d_ij; ``prepared``
-    the candidates of ``y`` when already built (:func:`prepare`).
+    the candidates of ``y`` when already built (:func:`prepare`); ``max_nodes`` a node budget
+    (a time limit's share), past which the result is marked incomplete.
     """
     p = prepared or prepare(factors, y)
     order, yv, dd = p.order, p.yv, p.dd
@@ -266,9 +273,10 @@ def price_exact(
     sets = np.full((keep, k), -1, dtype=np.int64)
     vals = np.full(keep, -np.inf)
     bnb, _ = _kernels()
-    found, nodes = bnb(yv, order, dd, k, keep, float(threshold), sets, vals)
+    budget = np.iinfo(np.int64).max if max_nodes is None else max(1, int(max_nodes))
+    found, nodes, complete = bnb(yv, order, dd, k, keep, float(threshold), budget, sets, vals)
     s, v = _collect(order, sets, vals, int(found))
-    return Priced(s, v, int(nodes))
+    return Priced(s, v, int(nodes), bool(complete))
 
 
 def price_greedy(

@@ -226,3 +226,13 @@ def test_plot_a_column_generated_schedule_past_62_tasks(tmp_path):
     plt.close(fig)
     plot_schedule(inst, res.schedule, tmp_path / "g.png")
     assert (tmp_path / "g.png").stat().st_size > 1000
+
+
+def test_a_node_budget_marks_the_exact_pricing_incomplete_and_its_sets_stay_valid():
+    inst = random_pairwise_instance(60, 5, seed=3)
+    y = np.full(inst.n, 0.3)
+    full = price_exact(inst.factors, y, 5, threshold=1.0, keep=5)
+    cut = price_exact(inst.factors, y, 5, threshold=1.0, keep=5, max_nodes=50)
+    assert full.complete and not cut.complete and cut.nodes <= 51 < full.nodes
+    for s, v in zip(cut.sets, cut.values, strict=True):  # what it found is real, and no better than the best
+        assert inst.combination_value(s, y) == pytest.approx(v, rel=1e-12) and v <= full.values[0] * (1 + 1e-12)
