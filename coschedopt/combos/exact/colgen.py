@@ -77,8 +77,8 @@ def solve_colgen(
 
     Returns ``{"status": "optimal"|"time_limit"|"error", "sets": [sorted task tuples], "x",
     "objective", "bound", "rounds", "columns", "pricing_seconds", "lp_seconds", "nodes",
-    "message"}``; ``sets``/``x`` are the master's last solution (a feasible schedule) and
-    ``bound`` the best certified Farley bound.
+    "duals", "message"}``; ``sets``/``x`` are the master's last solution (a feasible schedule),
+    ``bound`` the best certified Farley bound and ``duals`` the master's last row duals.
     """
     import highspy
 
@@ -125,6 +125,7 @@ def solve_colgen(
     message = ""
     x = None
     z = None
+    y = None
     while True:
         t0 = time.perf_counter()
         run = run_highs(h, deadline, options={"presolve": "off", "simplex_strategy": 1})
@@ -200,6 +201,7 @@ def solve_colgen(
         nodes=nodes,
         bound=bound,
         objective=z,
+        duals=y,
     )
     if x is not None:
         x = polish_columns(instance, sets, x)
