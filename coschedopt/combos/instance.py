@@ -429,7 +429,7 @@ class CombosInstance:
         if "model" in data:  # speeds given by a model, not listed: the pairwise interference model
             from .pairwise import PairwiseInstance
 
-            return PairwiseInstance.from_dict(data)  # type: ignore[return-value]
+            return PairwiseInstance.from_dict(data, repair=repair_profiles)  # type: ignore[return-value]
         names, work = _read_tasks(data.get("tasks"))
         n = len(names)
         combos = data.get("combinations")

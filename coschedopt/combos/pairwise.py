@@ -284,8 +284,12 @@ class PairwiseInstance:
         return d
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PairwiseInstance:
-        """Read the JSON form of the module docstring (one located InputError on bad data)."""
+    def from_dict(cls, data: dict[str, Any], *, repair: bool = False) -> PairwiseInstance:
+        """Read the JSON form of the module docstring (one located InputError on bad data).
+
+        ``repair`` clips the factors into [MIN_FACTOR, 1] (measured pairs a little above 1 are
+        noise; constraint (1) forbids them), as ``--repair`` does for listed speeds.
+        """
         tasks = data.get("tasks")
         if not isinstance(tasks, list) or not tasks:
             raise InputError(f"'tasks' must be a non-empty list of {{'name', 'work'}}, got {tasks!r}", where="tasks")
@@ -306,6 +310,8 @@ class PairwiseInstance:
             d = np.array(factors, dtype=float)
         except (TypeError, ValueError):
             raise InputError("'factors' must be a list of n lists of n numbers", where="model.factors") from None
+        if repair and d.ndim == 2:
+            d = np.clip(d, MIN_FACTOR, 1.0)
         return cls(
             np.array(work),
             d,

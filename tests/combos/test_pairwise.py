@@ -166,6 +166,8 @@ def test_json_round_trip_and_bad_factors(tmp_path):
     data["model"]["factors"][0][1] = 1.5
     with pytest.raises(InputError, match="never speeds a task up"):
         cs.instance_from_dict(data)
+    fixed = cs.core.get_family("combos").repair(data)  # --repair clips the factor to 1
+    assert fixed.factors[0, 1] == 1.0 and fixed.factors[1, 0] == inst.factors[1, 0]
     data["model"]["factors"][0][1] = 0.5
     data["model"]["max_size"] = 13
     with pytest.raises(InputError, match="max_size"):
