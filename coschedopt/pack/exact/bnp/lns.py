@@ -41,13 +41,15 @@ effects: ``benchmarks/results/bnp-notes.md``.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import multiprocessing
 import queue
 import signal
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -62,6 +64,34 @@ from .state import State, allocations, integral
 #: the sub-instance of a window's tasks (rows of ``times``) from its packs ``start`` (task row,
 #: processors) with ``options``; module-level where a worker process is to run it
 WindowSolver = Callable[[np.ndarray, int, list, float, int, BnpOptions], tuple[list, str, float]]
+
+
+@contextlib.contextmanager
+def _main_module_hidden() -> Iterator[None]:
+    """While a worker process is spawned, the parent's ``__main__`` has neither file nor spec.
+
+    A spawned child imports the parent's main module before it runs its target, so that
+    functions defined there unpickle; the search needs nothing of it (its target and arguments
+    are the toolkit's and numpy's).  Hidden, a user's script without an ``if __name__ ==
+    "__main__":`` guard is not run again in the child (its top-level ``solve`` would start over
+    there, and multiprocessing refuses a process started while the child bootstraps).
+    """
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    missing = object()
+    saved = {k: main.__dict__.get(k, missing) for k in ("__file__", "__spec__")}
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is missing:
+                main.__dict__.pop(k, None)
+            else:
+                main.__dict__[k] = v
 
 
 class Neighbourhoods:
@@ -232,7 +262,8 @@ class Neighbourhoods:
             )
             args += (self.opts, self.solve_window, self._inbox, self._outbox)
             self._proc = ctx.Process(target=search_loop, args=args, daemon=True)
-            self._proc.start()
+            with _main_module_hidden():
+                self._proc.start()
             self._synced = st.incumbent.ub
             return
         while True:
@@ -254,7 +285,7 @@ class Neighbourhoods:
 
     def close(self) -> None:
         """Stop the worker process (what it has not reported yet is dropped)."""
-        if self._proc is not None:
+        if self._proc is not None and self._proc.pid is not None:  # started (a failed start leaves none)
             self._proc.terminate()
             self._proc.join()
             for q in (self._inbox, self._outbox):
