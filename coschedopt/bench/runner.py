@@ -7,10 +7,12 @@ tail of the run.
 
 Methods with compiled kernels (numba: branch-and-price, the batch and online
 simulators) declare a ``prepare`` hook; on this machine's workers (local
-processes, a Dask LocalCluster) the parent runs each hook once before the cells,
-saying "compiling kernels" in the progress line, so that the workers load the
-kernels from numba's disk cache instead of each compiling them while the bar shows
-no estimate.
+processes, a Dask LocalCluster) the parent runs each hook whose kernels are not yet
+on disk once before the cells, saying "compiling kernels" in the progress line, so
+that the workers load them from numba's disk cache instead of each compiling them
+while the bar shows no estimate (:func:`prepare_kernels`).
+
+A suite with a ``ladder`` runs rung by rung (:func:`_climb_ladder`, :mod:`.frontier`).
 """
 
 from __future__ import annotations
