@@ -161,7 +161,9 @@ def frontier_table(frontier: list[dict[str, Any]]) -> list[list[str]]:
     for r in frontier:
         key = r["ladder"]
         largest = "none" if r["largest"] is None else f"{key} = {_value(r['largest'])}"
-        first = "not reached" if r["first_unproven"] is None else f"{key} = {_value(r['first_unproven'])}"
+        # every size climbed was proven: the frontier lies beyond the ladder's top
+        top = f"beyond {key} = {_value(max(r['rungs']))}" if r["rungs"] else "-"
+        first = top if r["first_unproven"] is None else f"{key} = {_value(r['first_unproven'])}"
         seconds = "-" if r["largest_median_s"] is None else f"{r['largest_median_s']:.1f}"
         gap = "-" if r["first_unproven_gap"] is None else f"{100 * r['first_unproven_gap']:.2f} %"
         out.append(

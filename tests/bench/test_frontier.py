@@ -76,7 +76,7 @@ def test_a_ladder_stops_each_method_at_its_first_unproven_size_and_leaves_out_th
     assert front["upto-everything"]["largest"] == 6 and front["upto-everything"]["first_unproven"] is None
     text = frontier_markdown(list(front.values()))
     assert "| toy | g | upto-3 | n = 3 |" in text and "| n = 4 | 0/5 | 100.00 % |" in text
-    assert "not reached" in text
+    assert "| toy | g | upto-everything | n = 6 |" in text and "| beyond n = 6 |" in text
 
     report = (Path(write_report(db, tmp_path / "rep")["markdown"])).read_text(encoding="utf-8")
     assert "### Frontier" in report and "| toy | g | upto-3 | n = 3 |" in report
