@@ -77,7 +77,8 @@ def frontier_rows(rows: Iterable[Mapping[str, Any]], ladder: Mapping[str, str]) 
     ``ladder`` maps a suite name to its ladder key.  Each row: ``suite``, ``family``, ``group``,
     ``method`` (the label), ``ladder`` (the key), ``rungs`` (the values climbed), ``largest`` and
     ``largest_median_s`` (``None`` when even the first rung is not proven), ``first_unproven``,
-    ``first_unproven_proven`` (e.g. "1/5"), ``first_unproven_gap`` (the median certified gap of its
+    ``first_unproven_proven`` (e.g. "1/5", or "refused" when the method declined every cell of that
+    size), ``first_unproven_gap`` (the median certified gap of its
     cells), and ``time_limit``.  Every rung plans the same cells (each instance seed seen in the group,
     by any method, with each of the method's seeds), so a rung left early (its median already lost)
     counts the cells it did not run as not proven.
@@ -113,6 +114,8 @@ def frontier_rows(rows: Iterable[Mapping[str, Any]], ladder: Mapping[str, str]) 
                 largest_s = _median(times)
                 continue
             first, first_proven = value, f"{n_proven}/{planned}"
+            if all(r["status"] == "ERROR" and str(r.get("error") or "").startswith("MethodRefused") for r in rs):
+                first_proven = "refused"  # the method declines the size (its documented limit)
             first_gap = _median([r["gap"] for r in rs if r.get("gap") is not None])
             break
         out.append(

@@ -83,6 +83,32 @@ def test_a_ladder_stops_each_method_at_its_first_unproven_size_and_leaves_out_th
     assert "calibration" in report
 
 
+def test_a_size_the_method_declines_reads_refused():
+    rows = [
+        {
+            "suite": "s",
+            "group": "g",
+            "family": "f",
+            "method_label": "m",
+            "exact": True,
+            "n": n,
+            "instance_seed": i,
+            "seed": 0,
+            "status": status,
+            "runtime_s": 1.0,
+            "time_limit": 60,
+            "gap": None,
+            "error": error,
+        }
+        for n, status, error in ((10, "OPTIMAL", None), (99, "ERROR", "MethodRefused: at most 60 tasks"))
+        for i in range(3)
+    ]
+    (row,) = frontier_rows(rows, {"s": "n"})
+    assert (row["largest"], row["first_unproven"], row["first_unproven_proven"]) == (10, 99, "refused")
+    rows[-1]["error"] = "RuntimeError: boom"
+    assert frontier_rows(rows, {"s": "n"})[0]["first_unproven_proven"] == "0/3"
+
+
 def test_ladder_closed_counts_unfinished_cells_as_possibly_proven_only_between_waves(write_suite):
     s = load_suite(write_suite(LADDER))
     cells = [c for c in s.cells if c.label == "upto-3"]
