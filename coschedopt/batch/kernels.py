@@ -29,6 +29,10 @@ from typing import Any
 #: the work (jobs × (1 + W/64)) from which the simulators run compiled
 PYTHON_WORK = 5_000
 
+#: jobs from which the validator's overlap sweep runs compiled (:mod:`.schedule_kernels`); below, the sweep in
+#: Python with bitsets costs less than loading numba
+COMPILED_SWEEP_JOBS = 20_000
+
 
 def numba_installed() -> bool:
     return importlib.util.find_spec("numba") is not None
@@ -42,6 +46,11 @@ def simulation_work(instance: Any) -> float:
 def compiled_profile_applies(instance: Any) -> bool:
     """Whether conservative backfilling on ``instance`` runs on the word profile (compiled kernels)."""
     return simulation_work(instance) >= PYTHON_WORK and numba_installed()
+
+
+def compiled_sweep_applies(jobs: int) -> bool:
+    """Whether the validator's overlap sweep over ``jobs`` jobs runs compiled (numba installed, enough jobs)."""
+    return jobs >= COMPILED_SWEEP_JOBS and numba_installed()
 
 
 def compiled_loop_applies(instance: Any, options: Any) -> bool:
@@ -103,9 +112,7 @@ def _load_all() -> bool:
 
 
 def _sweep(instance: Any) -> tuple[str, ...]:
-    from .schedule import COMPILED_SWEEP_JOBS
-
-    return ("sweep",) if instance.n >= COMPILED_SWEEP_JOBS and numba_installed() else ()
+    return ("sweep",) if compiled_sweep_applies(instance.n) else ()
 
 
 def prepare_conservative(instance: Any = None, options: Any = None) -> bool:

@@ -25,7 +25,7 @@ import numpy as np
 from ..core import InputError, refuse_unknown
 from ..workloads.idsets import parse_ids
 from .instance import BatchInstance
-from .kernels import numba_installed
+from .kernels import compiled_sweep_applies
 from .penalty import PENALTIES, penalised_duration
 from .procsets import RunTable, parse_interval_strings
 
@@ -252,11 +252,6 @@ def _check_duration(instance, schedule, j, ids, duration, name) -> None:
         )
 
 
-#: jobs from which the overlap sweep runs compiled (:mod:`.schedule_kernels`) when numba is installed; below,
-#: the sweep in Python with bitsets costs less than loading numba
-COMPILED_SWEEP_JOBS = 20_000
-
-
 def _check_no_overlap(instance: BatchInstance, start: np.ndarray, end: np.ndarray, table: RunTable) -> None:
     """Sweep the starts and ends in time order (ends first at equal times, then by job) with the set of busy
     processors: a start on a busy processor breaks the rule.  A zero-length job is checked against the busy
@@ -266,7 +261,7 @@ def _check_no_overlap(instance: BatchInstance, start: np.ndarray, end: np.ndarra
     times = np.concatenate((end, start))
     kinds = np.concatenate((np.zeros(n, np.int64), np.ones(n, np.int64)))  # 0: end, 1: start
     events = np.lexsort((kinds, times))
-    if n >= COMPILED_SWEEP_JOBS and numba_installed():
+    if compiled_sweep_applies(n):
         from .schedule_kernels import sweep
     else:
         sweep = sweep_bitsets
