@@ -28,7 +28,7 @@ from .metrics import (
     fcs_ratio_bound,
     trivial_lower_bound,
 )
-from .pairwise import PairwiseInstance, fit_pairwise, random_pairwise_instance
+from .pairwise import PairwiseInstance, fit_pairwise, random_pairwise_instance, read_instance
 from .schedule import CombosSchedule, makespan, validate_schedule, work_done
 
 FAMILY = register_family(
@@ -37,7 +37,7 @@ FAMILY = register_family(
         description="co-scheduling over task combinations with known speeds: minimise the makespan (LP over 2^n - 1 "
         "combinations, FCS, online search)",
         package=__name__,
-        instance_from_dict=CombosInstance.from_dict,
+        instance_from_dict=read_instance,
         schedule_from_dict=CombosSchedule.from_dict,
         validate=validate_schedule,
         objective=makespan,
@@ -48,7 +48,7 @@ FAMILY = register_family(
         metrics=combos_metrics,
         describe=describe,
         report="coschedopt.combos.report:competitive_ratio_sections",
-        repair=lambda data: CombosInstance.from_dict(data, repair_profiles=True),
+        repair=lambda data: read_instance(data, repair_profiles=True),
         plotter="coschedopt.combos.plot:draw_combos_schedule",
         figsize=lambda instance: (10.0, 0.8 + 0.35 * max(instance.n, 3)),
         examples=("random", dict(tasks=3, alpha_low=0.75, alpha_high=0.85, max_size=None)),

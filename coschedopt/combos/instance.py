@@ -416,8 +416,8 @@ class CombosInstance:
     def from_dict(cls, data: dict[str, Any], *, repair_profiles: bool = False) -> CombosInstance:
         """Read ``{"kind": "combos", "tasks": [{"name", "work"}], "combinations": [{"tasks", "speeds"}]}``.
 
-        A file with ``"model"`` instead of ``"combinations"`` is a pairwise-model instance
-        (:class:`~coschedopt.combos.pairwise.PairwiseInstance`), read by that class.
+        A file with ``"model"`` instead of ``"combinations"`` is a pairwise-model instance, read by
+        :func:`coschedopt.combos.pairwise.read_instance` (the family's reader of both kinds).
 
         A combination may list its tasks in any order; ``speeds`` follows that order.
         ``repair_profiles`` clips speeds to satisfy constraint (1) (:func:`repair_monotone`).
@@ -426,10 +426,11 @@ class CombosInstance:
             raise InputError(f"a combos instance must be a JSON object, got {type(data).__name__}")
         if data.get("kind", "combos") != "combos":
             raise InputError(f"expected kind 'combos', got {data.get('kind')!r}", where="kind")
-        if "model" in data:  # speeds given by a model, not listed: the pairwise interference model
-            from .pairwise import PairwiseInstance
-
-            return PairwiseInstance.from_dict(data, repair=repair_profiles)  # type: ignore[return-value]
+        if "model" in data:
+            raise InputError(
+                "a pairwise-model instance ('model'): read it with coschedopt.combos.pairwise.read_instance",
+                where="model",
+            )
         names, work = _read_tasks(data.get("tasks"))
         n = len(names)
         combos = data.get("combinations")

@@ -407,3 +407,12 @@ def search_domain(instance: PairwiseInstance, max_cells: int = SEARCH_MAX_CELLS)
             break
         size = s
     return instance.to_explicit(size)
+
+
+def read_instance(data: dict[str, Any], *, repair_profiles: bool = False) -> CombosInstance:
+    """The family's reader: a pairwise-model instance when the file has ``"model"`` (speeds given by the
+    model), else an instance listing its combinations (:meth:`CombosInstance.from_dict`).  It lives here,
+    beside the model, so that the listed instance's module does not import this one."""
+    if isinstance(data, dict) and "model" in data and data.get("kind", "combos") == "combos":
+        return PairwiseInstance.from_dict(data, repair=repair_profiles)  # type: ignore[return-value]
+    return CombosInstance.from_dict(data, repair_profiles=repair_profiles)
