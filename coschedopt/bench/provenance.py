@@ -54,7 +54,7 @@ def distribution_versions(names: tuple[str, ...] = RECORDED_DISTRIBUTIONS) -> di
 
 def module_versions(modules: list[str]) -> dict[str, str | None]:
     """``{distribution: version}`` of the installed distributions that provide ``modules`` (a suite's
-    plug-ins and its methods' modules), the toolkit's own left out: what a run owes to plug-ins.  A
+    plug-ins and its methods' modules), the toolkit's own excepted: what a run owes to plug-ins.  A
     module no installed distribution provides (a local file, a test package) is recorded under its
     top-level name with version ``None``."""
     provided = importlib.metadata.packages_distributions()

@@ -9,7 +9,7 @@ exceeds 1, and max_S f(S) = t certifies the Farley bound b^T y / t <= OPT.  Find
 maximum over the sum_{s <= K} C(n, s) combinations is the pricing problem; two routines:
 
 * :func:`price_exact`, a depth-first branch-and-bound over sets in the order of decreasing
-  y (tasks with y_i <= 0 are left out: dropping such a task from S removes a term <= 0 and
+  y (tasks with y_i <= 0 are excluded: dropping such a task from S removes a term <= 0 and
   raises the others' speeds, since d <= 1).  At a partial set P, any completion P u Q with
   |Q| <= K - |P| has value at most f(P) + sum_{u in Q} y_u g_u(P), with
   g_u(P) = prod_{i in P} d_ui the speed u would have beside P: the speeds already in P

@@ -59,7 +59,7 @@ def online_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: st
                 3,
                 [
                     "Each policy's own time per call on one instance, repeated (a worker's first call, which "
-                    f"loads the dispatch kernel, left out); target: at most {SPEED_TARGET_S:g} s per simulation. "
+                    f"loads the dispatch kernel, not counted); target: at most {SPEED_TARGET_S:g} s per simulation. "
                     "CPU seconds are the whole cell's (the simulation, its validation and the six objectives).",
                     Table(*speed),
                 ],

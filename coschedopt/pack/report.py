@@ -2,7 +2,7 @@
 
 Table 1 of Aupy et al. beside ours: per heuristic and workload, the median milliseconds of the
 method's own time over the suite's calls (a worker's first call of a method, which pays its
-imports, left out), the paper's figure and the ratio ours / paper.  The paper does not say what
+imports, not counted), the paper's figure and the ratio ours / paper.  The paper does not say what
 machine or language its times come from, so the ratio says how far apart, not who is faster in
 kind.
 """
@@ -31,7 +31,7 @@ TABLE_1_MS = {
 
 def table_1(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, dict[str, float]]]:
     """{heuristic: {workload: {"ours_ms", "paper_ms", "ratio", "calls"}}} from the tidy table's rows of the
-    Table 1 heuristics on the Table 1 workloads (groups), the first call of each worker's method left out."""
+    Table 1 heuristics on the Table 1 workloads (groups), the first call of each worker's method not counted."""
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     for r in rows:
         name, group = r["method"], r["group"]
@@ -81,7 +81,7 @@ def pack_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: str)
     if not body:
         return []
     text = (
-        "Median milliseconds of each heuristic's own time (a worker's first call of a method left out) beside "
+        "Median milliseconds of each heuristic's own time (a worker's first call of a method not counted) beside "
         f"Table 1 of the paper; {slower_text(slower)}."
     )
     return [Section("Table 1: running times beside the paper's", 3, [text, Table(headers, body)])]
