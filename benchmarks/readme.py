@@ -174,7 +174,9 @@ HEURISTICS = (
 
 def exported_rows(rec: dict) -> list[dict]:
     """The rows of an exported result table (``coschedopt bench export -o NAME.json``) as dicts."""
-    return [dict(zip(rec["columns"], row, strict=True)) for row in rec["rows"]]
+    from coschedopt.bench.table import table_from_json
+
+    return table_from_json(rec).rows
 
 
 def pack_table1(records: Records) -> str:

@@ -284,18 +284,22 @@ def run_rows(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def table_from_json(data: dict[str, Any]) -> ResultTable:
+    """The table of an export's parsed JSON (:func:`write_table`): its rows as dicts again."""
+    return ResultTable(
+        columns=list(data["columns"]),
+        rows=[dict(zip(data["columns"], row, strict=True)) for row in data["rows"]],
+        size_columns=list(data.get("size_columns", [])),
+        metric_columns=list(data.get("metric_columns", [])),
+        runs=list(data.get("runs", [])),
+    )
+
+
 def read_table(path: str | os.PathLike) -> ResultTable:
     """A table exported as JSON by :func:`write_table` (the records committed under ``benchmarks/results/``)."""
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-        return ResultTable(
-            columns=list(data["columns"]),
-            rows=[dict(zip(data["columns"], row, strict=True)) for row in data["rows"]],
-            size_columns=list(data.get("size_columns", [])),
-            metric_columns=list(data.get("metric_columns", [])),
-            runs=list(data.get("runs", [])),
-        )
+        return table_from_json(json.loads(p.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise InputError(f"not an exported result table: {exc}", where=str(p)) from None
 
