@@ -16,7 +16,7 @@ import numpy as np
 from ....core import Deadline, Result, Status, available_cores
 from ...instance import PackInstance
 from ...schedule import PackSchedule, validate_schedule
-from .closing import complete_sets, enumerate_and_solve, restricted_mip, set_count, solve_complete
+from .closing import complete_sets, enumerate_and_solve, face_probe, restricted_mip, set_count, solve_complete
 from .colgen import CGResult, column_generation, cut_rounds, level_cut_rounds
 from .levels import LevelTable
 from .lns import Neighbourhoods
@@ -96,6 +96,8 @@ def _root(st: State, master: CoveringMaster, search: Neighbourhoods | None) -> C
             st.incumbent.stats["lp_bound_plain"] = st.incumbent.stats["lp_bound"]
             if st.problem.opts.pack_count_cuts:
                 cg = level_cut_rounds(st, master, cg, search)
+            if st.problem.opts.face_delta > 0 and not st.incumbent.closed():
+                face_probe(st, cg)
     st.incumbent.stats["columns"] = len(master.sets)
     return cg
 

@@ -135,7 +135,21 @@ class BnpOptions(MethodOptions):
     )
 
     # ------------------------------------------------------------------ closing the gap by enumeration
+    face_delta: float = option(
+        1e-8,
+        "the root's face probe: columns of reduced cost up to this times the LP bound (0: no probe)",
+        min=0.0,
+        advanced=True,
+    )
+    face_columns: int = option(200_000, "the face probe's cap on enumerated columns", min=1, advanced=True)
+    face_share: float = option(
+        0.1, "the face probe's time box: share of the time left", above=0.0, max=1.0, advanced=True
+    )
+    face_max: float = option(10.0, "the face probe's time box: at most these seconds", above=0.0, advanced=True)
     cover_nodes: int = option(200_000, "node limit of the exact-cover searches", min=1, advanced=True)
+    cover_restart_nodes: int = option(
+        1000, "a primal cover search restarts after this many nodes times the Luby sequence", min=1, advanced=True
+    )
     cover_share: float = option(
         0.1,
         "time box of the cover search over enumerated columns: share of the time left",
