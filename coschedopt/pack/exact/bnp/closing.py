@@ -120,22 +120,24 @@ def cover_search(
     if node_limit is None:
         node_limit = BnpOptions().cover_nodes
     if restarts is None or best:
-        return _cover_run(n, sets, rcs, budget, dl, node_limit, best, None)[0]
+        found, _, exhausted = _cover_run(n, sets, rcs, budget, dl, node_limit, best, None)
+        return (found, exhausted) if best else found
     base = BnpOptions().cover_restart_nodes if restart_nodes is None else restart_nodes
     spent, run = 0, 0
     while spent < node_limit and not dl.expired():
         run += 1
         limit = min(base * luby(run), node_limit - spent)
-        found, nodes = _cover_run(n, sets, rcs, budget, dl, limit, False, restarts if run > 1 else None)
-        if found is not None:
+        found, nodes, exhausted = _cover_run(n, sets, rcs, budget, dl, limit, False, restarts if run > 1 else None)
+        if found is not None or exhausted:  # a run that ends within its limit has searched everything
             return found
         spent += nodes
     return None
 
 
 def _cover_run(n, sets, rcs, budget, dl, node_limit, best, rng):
-    """One run of :func:`cover_search` (``rng``: random tie-breaking); returns (its answer,
-    the nodes it took)."""
+    """One run of :func:`cover_search` (``rng``: random tie-breaking); returns (the cover
+    found, or with ``best`` the least one, or ``None``; the nodes it took; whether the search
+    was exhausted, not stopped by its node limit or the deadline)."""
     key = list(rcs) if rng is None else (np.asarray(rcs) + rng.random(len(sets)) * (0.1 * max(budget, 0.0))).tolist()
     tie = [0.0] * n if rng is None else rng.random(n).tolist()
     order = sorted(range(len(sets)), key=lambda c: key[c])
@@ -197,8 +199,8 @@ def _cover_run(n, sets, rcs, budget, dl, node_limit, best, rng):
 
     found = search(0.0)
     if best:
-        return (least, not stop), nodes
-    return (list(chosen) if found else None), nodes
+        return least, nodes, not stop
+    return (list(chosen) if found else None), nodes, not stop
 
 
 def exact_ratio(st: State, cg: CGResult, dl: Deadline, windows: Windows | None) -> float:
