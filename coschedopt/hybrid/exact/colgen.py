@@ -57,11 +57,14 @@ from ...core import (
 from ..bounds import best_lower_bound
 from ..instance import HybridInstance
 from ..schedule import HybridSchedule, makespan
+from .balance import balance
 from .common import incumbent, schedule_from_units
 from .cpsat import build_cpsat, decode, hint_schedule, integer_times
 
 #: largest knapsack capacity (T x the grid's scale) the pricing DP takes
 MAX_GRID_CAPACITY = 2_000_000
+#: weight of the centre in the smoothed duals of the pricing (:meth:`ConfigurationLP.infeasible`)
+SMOOTHING = 0.5
 
 
 def knapsack_max(values: np.ndarray, weights: np.ndarray, capacity: int) -> tuple[float, list[int]]:
@@ -169,33 +172,84 @@ class ConfigurationLP:
 
     def infeasible(self, T: int, deadline: Deadline) -> bool | None:
         """Column generation at capacity ``T``: True if certified infeasible, False if the LP
-        is feasible, None if the deadline expired first."""
+        is feasible (or not certified infeasible within the solver's tolerance), None if the
+        deadline expired first.
+
+        The phase-1 LP is highly degenerate (its objective can stay put for hundreds of rounds
+        while columns keep pricing out, ``hybrid-notes.md``), so the pricing runs at Wentges-smoothed duals
+        (Wentges, ITOR 4(2), 1997): pi_s = alpha centre + (1 - alpha) pi, the centre being the
+        duals of the best certificate value sum pi - m max pi(P) - k max pi(Q) seen so far (a
+        lower bound on the uncovered part for any pi in [0, 1]^n, so the certificate is checked
+        at both); when the smoothed columns do not price out at pi (a mis-price) the round
+        prices at pi itself, so the loop ends exactly as without smoothing.
+        """
         n, m, k = self.instance.n, self.instance.cpus, self.instance.gpus
         self.set_capacity(T)
+        centre, centre_value = None, -np.inf
         while not deadline.expired():
             self.iterations += 1
-            if run_highs(self.h, deadline).status is not Status.OPTIMAL:
+            run = run_highs(self.h, deadline)
+            if run.status is not Status.OPTIMAL:
                 return None
+            if run.objective <= 1e-9:  # every task covered: the full LP is feasible, no certificate exists
+                return False
             duals = np.asarray(self.h.getSolution().row_dual)
-            pi = np.maximum(duals[:n], 0.0)
-            a, cpu_cfg = knapsack_max(pi, self.p, T) if m else (0.0, [])
-            b, gpu_cfg = knapsack_max(pi, self.q, T) if k else (0.0, [])
-            if pi.sum() > m * a + k * b + 1e-9 * max(1.0, pi.sum()):
-                return True
+            pi = np.clip(duals[:n], 0.0, 1.0)
             cpu_price, gpu_price = max(0.0, -duals[n]), max(0.0, -duals[n + 1])
+            points = [pi] if centre is None else [SMOOTHING * centre + (1 - SMOOTHING) * pi, pi]
             added = False
-            if m and a > cpu_price + 1e-9:
-                added |= self.add(cpu_cfg, False)
-            if k and b > gpu_price + 1e-9:
-                added |= self.add(gpu_cfg, True)
+            for point in points:
+                a, cpu_cfg = knapsack_max(point, self.p, T) if m else (0.0, [])
+                b, gpu_cfg = knapsack_max(point, self.q, T) if k else (0.0, [])
+                value = float(point.sum()) - m * a - k * b
+                if value > 1e-9 * max(1.0, float(point.sum())):
+                    return True
+                if value > centre_value:
+                    centre, centre_value = point, value
+                if m and cpu_cfg and pi[cpu_cfg].sum() > cpu_price + 1e-9:
+                    added |= self._add_disjoint(point, self.p, cpu_cfg, cpu_price, m, T, False)
+                if k and gpu_cfg and pi[gpu_cfg].sum() > gpu_price + 1e-9:
+                    added |= self._add_disjoint(point, self.q, gpu_cfg, gpu_price, k, T, True)
+                if added:
+                    break
             if not added:
                 return False
         return None
+
+    def _add_disjoint(
+        self, pi: np.ndarray, times: np.ndarray, first: list[int], price: float, count: int, T: int, gpu: bool
+    ) -> bool:
+        """Add the priced configuration ``first`` and up to ``count`` - 1 more of the same type, each the
+        best knapsack over the tasks the previous ones left, while it prices out.  A machine set of
+        disjoint columns per round, as a schedule has: with tens of tasks per configuration one
+        column per type and round converges very slowly (``hybrid-notes.md``)."""
+        added = self.add(first, gpu)
+        rest, chosen = pi.copy(), first
+        for _ in range(count - 1):
+            rest[chosen] = 0.0
+            value, chosen = knapsack_max(rest, times, T)
+            if value <= price + 1e-9 or not chosen:
+                break
+            added |= self.add(chosen, gpu)
+        return added
 
 
 @dataclass(frozen=True)
 class ColgenOptions(MethodOptions):
     workers: int = option(0, "CP-SAT search workers of the decisions (0: the machine's cores)", min=0)
+    balance_share: float = option(
+        0.05, "time box of each load-balancing search: share of the time left", above=0.0, max=1.0, advanced=True
+    )
+    bound_share: float = option(
+        0.3,
+        "time box of the CP-SAT decision at the lower bound, before the LP: share of the time left",
+        above=0.0,
+        max=1.0,
+        advanced=True,
+    )
+    balance_max: float = option(
+        5.0, "time box of each load-balancing search: at most these seconds", above=0.0, advanced=True
+    )
 
 
 def decide(
@@ -217,6 +271,25 @@ def decide(
     if not run.has_solution:
         return None
     return decode(instance, run.value, x, y)
+
+
+def _balanced(
+    instance: HybridInstance,
+    p: np.ndarray,
+    q: np.ndarray,
+    start: HybridSchedule,
+    T: int,
+    deadline: Deadline,
+    rng: np.random.Generator,
+) -> HybridSchedule | None:
+    """A schedule of length <= ``T`` (grid units) by :func:`.balance.balance` from ``start``, or ``None``."""
+    m = instance.cpus
+    machine = np.empty(instance.n, dtype=np.int64)
+    machine[start.task] = np.where(start.on_gpu, m + start.unit, start.unit)
+    found = balance(p, q, m, instance.gpus, T, machine, deadline, rng)
+    if found is None:
+        return None
+    return schedule_from_units(instance, found >= m, np.where(found >= m, found - m, found))
 
 
 def _seed_columns(lp: ConfigurationLP, schedule: HybridSchedule, T: int, p: np.ndarray, q: np.ndarray) -> None:
@@ -250,6 +323,22 @@ def colgen(instance: HybridInstance, *, time_limit, seed, verbose, options: Colg
         )
     lp = ConfigurationLP(instance, p, q)
     stats: dict[str, Any] = {"start_bound": T / s, "incumbent_start": ub / s, "certified": 0, "decisions": 0}
+    # 0. the primal side first: balance the loads down from the incumbent while each capacity is reached
+    rng = np.random.default_rng(seed)
+    while ub > T and not deadline.expired():
+        found = _balanced(instance, p, q, best, ub - 1, deadline.share(options.balance_share, options.balance_max), rng)
+        if found is None:
+            break
+        best, ub = found, round(makespan(instance, found) * s)
+        stats["balanced"] = ub / s
+    # then CP-SAT at the bound itself, hinted with that schedule: where the bound is reached no LP is needed
+    if ub > T and not deadline.expired():
+        stats["decisions"] += 1
+        found = decide(instance, p_list, q_list, T, best, options.workers, seed, deadline.share(options.bound_share))
+        if found is False:
+            T, stats["certified_by_cpsat"] = T + 1, T / s
+        elif found is not None:
+            best, ub = found, round(makespan(instance, found) * s)
     lo = T - 1  # every makespan <= lo is proven impossible
     # 1. the configuration LP bound: gallop up from LB_λ, then bisect (columns above T are switched off)
     feasible_at, step = None, 1
@@ -272,7 +361,8 @@ def colgen(instance: HybridInstance, *, time_limit, seed, verbose, options: Colg
             lo, stats["certified"] = T, stats["certified"] + 1
         else:
             feasible_at = T
-    stats["configuration_bound"] = (lo + 1) / s
+    if lp.iterations:
+        stats["configuration_bound"] = (lo + 1) / s
     # 2. CP-SAT decisions from the bound up: gallop while infeasible, bisect once a schedule is found
     if feasible_at is not None:  # the LP's configurations, rounded: often a schedule at the bound itself
         rounded = lp.rounded_schedule()

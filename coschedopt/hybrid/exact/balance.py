@@ -1,0 +1,97 @@
+"""A schedule of length <= T by local search over machine loads: the primal side of ``colgen``.
+
+(Pm, Pk)||Cmax with many tasks per machine behaves like bin packing with small items:
+once the configuration LP accepts a capacity T, a schedule of length T almost always
+exists, and finding it is a matter of balancing the loads to the unit.  The search
+minimises the total overload sum_u max(0, L_u - T) over the m + k machines (task j
+costs p_j on a CPU, q_j on a GPU), by steepest descent over two neighbourhoods taken
+from the most loaded machine u: moving one of its tasks to another machine, and
+swapping one of its tasks with a task of another machine (every pair at once, one
+numpy expression; O(n_u n) per step).  Ties in overload are broken by the smaller
+sum of squared loads, which spreads the load and opens room for the next move
+(the usual balancing move of P||Cmax local search, e.g. Dell'Amico and Martello's
+exchange heuristics, INFORMS J. Comput. 7(2), 1995).  When no step improves, a kick
+moves a random task of the most loaded machine to a random machine.
+
+Complexity: O(n_u n) numpy work per step for n_u tasks on the most loaded machine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core import Deadline
+
+
+def balance(
+    p: np.ndarray,
+    q: np.ndarray,
+    cpus: int,
+    gpus: int,
+    T: int,
+    machine: np.ndarray,
+    deadline: Deadline,
+    rng: np.random.Generator,
+    max_steps: int = 200_000,
+) -> np.ndarray | None:
+    """Machines 0..cpus-1 are the CPUs, cpus..cpus+gpus-1 the GPUs; ``machine[j]`` is task j's
+    machine at the start.  Returns an assignment whose loads are all <= ``T`` (integer
+    times), or ``None`` when the deadline or ``max_steps`` comes first."""
+    p, q = np.asarray(p, dtype=np.int64), np.asarray(q, dtype=np.int64)
+    machines = cpus + gpus
+    # cost[u, j]: task j's time on machine u
+    cost = np.where((np.arange(machines) < cpus)[:, None], p[None, :], q[None, :])
+    machine = np.asarray(machine, dtype=np.int64).copy()
+    n = machine.size
+    tasks = np.arange(n)
+    load = np.bincount(machine, weights=cost[machine, tasks], minlength=machines).astype(np.int64)
+    if machines == 1:
+        return machine if load.max() <= T else None
+
+    def over(x: np.ndarray) -> np.ndarray:
+        return np.maximum(x - T, 0)
+
+    for step in range(max_steps):
+        if load.max() <= T:
+            return machine
+        if step % 64 == 0 and deadline.expired():
+            return None
+        u = int(np.argmax(load))
+        mine = np.flatnonzero(machine == u)
+        here = cost[u, mine]
+        # moves: task a of u to machine v
+        lu_after = load[u] - here  # (a,)
+        lv_after = load[None, :] + cost[:, mine].T  # (a, v)
+        gain = (over(load[u]) - over(lu_after))[:, None] + over(load)[None, :] - over(lv_after)
+        square = (load[u] ** 2 - lu_after**2)[:, None] + load[None, :] ** 2 - lv_after**2
+        gain[:, u], square[:, u] = -1, -1
+        a, v = np.unravel_index(np.lexsort((-square.ravel(), -gain.ravel()))[0], gain.shape)
+        best = (int(gain[a, v]), int(square[a, v]))
+        choice = ("move", int(mine[a]), int(v), -1)
+        # swaps: task a of u with task b of machine v = machine[b] != u
+        others = np.flatnonzero(machine != u)
+        if others.size:
+            vb = machine[others]
+            nu = load[u] - here[:, None] + cost[u, others][None, :]  # (a, b)
+            nv = load[vb][None, :] - cost[vb, others][None, :] + cost[vb[None, :], mine[:, None]]
+            sgain = over(load[u]) + over(load[vb])[None, :] - over(nu) - over(nv)
+            ssq = load[u] ** 2 + (load[vb] ** 2)[None, :] - nu**2 - nv**2
+            i = np.lexsort((-ssq.ravel(), -sgain.ravel()))[0]
+            a2, b2 = np.unravel_index(i, sgain.shape)
+            if (int(sgain[a2, b2]), int(ssq[a2, b2])) > best:
+                best = (int(sgain[a2, b2]), int(ssq[a2, b2]))
+                choice = ("swap", int(mine[a2]), int(vb[b2]), int(others[b2]))
+        if best[0] < 0 or best == (0, 0) or (best[0] == 0 and best[1] <= 0):
+            # no step lowers the overload or spreads the load: kick a random task of u away
+            j = int(rng.choice(mine))
+            v = int(rng.choice([w for w in range(machines) if w != u]))
+            choice = ("move", j, v, -1)
+        kind, j, v, i = choice
+        load[u] -= cost[u, j]
+        load[v] += cost[v, j]
+        machine[j] = v
+        if kind == "swap":
+            load[v] -= cost[v, i]
+            load[u] += cost[u, i]
+            machine[i] = u
+    return None
