@@ -19,7 +19,12 @@ certificate: if
 (any schedule's m + k machines carry each task once).  The check holds for any π,
 so the certificate does not depend on the LP solver's tolerances.
 
-The search goes up from LB_λ: T is rejected by the certificate while it can be
+The primal side comes first: a load-balancing local search (:mod:`.balance`) lowers the
+incumbent's makespan one unit at a time while it can, then CP-SAT at T = LB_λ itself,
+hinted with that schedule, within a share of the time; with tens of tasks per machine
+LB_λ is usually reached, and then no LP is needed at all.
+
+Otherwise the search goes up from LB_λ: T is rejected by the certificate while it can be
 (columns stay valid as T grows, so one restricted LP serves every T); at the first
 T the LP accepts, a CP-SAT *feasibility* model with capacity T (the assignment
 model of :mod:`.cpsat` with C fixed, symmetry broken by ranks, hinted with the
@@ -308,7 +313,7 @@ def _seed_columns(lp: ConfigurationLP, schedule: HybridSchedule, T: int, p: np.n
 
 @method("hybrid", "colgen", exact=True, options=ColgenOptions)
 def colgen(instance: HybridInstance, *, time_limit, seed, verbose, options: ColgenOptions) -> Result:
-    """Configuration-LP bound by column generation, then CP-SAT feasibility at the bound (scales to n = 50)."""
+    """Load balancing and CP-SAT at LB_λ first, then the configuration-LP bound by column generation."""
     deadline = Deadline(time_limit)
     s, p_list, q_list = integer_times(instance, "colgen")
     p, q = np.array(p_list, dtype=np.int64), np.array(q_list, dtype=np.int64)
