@@ -131,3 +131,15 @@ def test_every_benchmark_writes_a_record_with_its_provenance(script, tmp_path):
         assert data["smoke"] is True and data["results"] is not None
         assert data["command"][0].endswith(script)
         assert len(data["load_before"]) == 3 and data["machine"]["cpu_count"] >= 1
+
+
+def test_the_exact_times_count_the_proven_seeds_and_the_largest_gap_left_per_method_and_size():
+    def row(method, n, status, seconds, gap):
+        return {"exact": True, "method": method, "n": n, "status": status, "runtime_s": seconds, "gap": gap}
+
+    rows = [row("colgen", 30, "OPTIMAL", 1.0, 0.0), row("colgen", 30, "OPTIMAL", 3.0, 0.0)]
+    rows += [row("milp", 30, "OPTIMAL", 10.0, 0.0), row("milp", 30, "TIME_LIMIT", 60.0, 0.012)]
+    rows.append({"exact": False, "method": "dual2", "n": 30, "status": "FEASIBLE", "runtime_s": 0.1, "gap": 0.1})
+    headers, body = readme.exact_times(rows, ("n",))
+    assert headers == ["method", "n", "proven", "median s", "max s", "largest gap left"]
+    assert body == [["colgen", "30", "2/2", "2", "3", "–"], ["milp", "30", "1/2", "35", "60", "1.2 %"]]

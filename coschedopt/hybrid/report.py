@@ -5,7 +5,10 @@
   2, 4, 8 workers), with the mean certified lower bound (no allocation is faster);
 * the heuristics' ratios: per group and method, the mean and largest ratio of the
   makespan to the proven optimum (where every instance of the group has one) or
-  else to the best certified bound.
+  else to the best certified bound;
+* the speed of repeated calls (``hybrid-speed``): per method on one instance, the median
+  and smallest seconds of its own time, a worker's first call (which loads the compiled
+  list-scheduling loop) not counted.
 """
 
 from __future__ import annotations
@@ -69,11 +72,45 @@ def ratio_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     return headers, out
 
 
+def speed_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """(headers, rows) of the speed table: per heuristic called several times on one instance (a suite of
+    repeats, such as ``hybrid-speed``), the median and smallest seconds of its own time over the calls, a
+    worker's first call left out, with the makespan and the method's certified lower bound.  No rows when
+    no heuristic ran twice on one instance."""
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        if not r.get("exact") and _ok(r) and r.get("runtime_s") is not None:
+            runs[(r["instance_id"], r["method_label"])].append(r)
+    headers = ["method", "n", "calls", "median s", "min s", "makespan", "lower bound"]
+    out = []
+    for (_, label), rs in sorted(runs.items(), key=lambda item: item[0][1]):
+        timed = [float(r["runtime_s"]) for r in rs if r.get("method_call") != 1]
+        if len(rs) < 2 or not timed:
+            continue
+        bound = rs[0].get("lower_bound")
+        out.append(
+            [
+                label,
+                f"{int(rs[0]['n']):,}",
+                str(len(timed)),
+                f"{statistics.median(timed):.3f}",
+                f"{min(timed):.3f}",
+                f"{float(rs[0]['objective']):g}",
+                "–" if bound is None else f"{float(bound):g}",
+            ]
+        )
+    return headers, out
+
+
 def hybrid_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
     """The SWDUAL table beside the thesis and the heuristics' ratio table (:mod:`coschedopt.bench.report` sections)."""
     from ..viz.report import Section, Table
 
     sections = []
+    headers, body = speed_rows(rows)
+    if body:
+        text = "Each method's own time per call on one instance, repeated (a worker's first call left out)."
+        sections.append(Section("Speed", 3, [text, Table(headers, body)]))
     headers, body = swdual_rows(rows)
     if body:
         text = (

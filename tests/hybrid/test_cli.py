@@ -47,3 +47,16 @@ def test_the_paper_suite_loads():
     assert suite.family == "hybrid"
     methods = {c.method for c in suite.cells}
     assert {"dual2", "dual32", "heft", "heteroprio", "colgen"} <= methods
+
+
+def test_the_exact_and_speed_suites_load():
+    from coschedopt.bench import load_suite
+
+    exact = load_suite("hybrid-exact")
+    assert exact.family == "hybrid"
+    sizes = {(c.method, e.size["n"]) for c in exact.cells for e in exact.instances if e.instance_id == c.instance_id}
+    assert sizes == {("colgen", 30), ("colgen", 50), ("cpsat", 30), ("milp", 30)}
+    assert len(exact.cells) == 20  # colgen on 10 instances, the generic models on the 5 at n = 30
+    speed = load_suite("hybrid-speed")
+    assert {c.method for c in speed.cells} == {"dual2"} and len(speed.cells) == 12
+    assert [e.size["n"] for e in speed.instances] == [100_000]

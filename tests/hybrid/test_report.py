@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from coschedopt.hybrid.report import hybrid_sections, ratio_rows, swdual_rows
+from coschedopt.hybrid.report import hybrid_sections, ratio_rows, speed_rows, swdual_rows
 
 
 def _row(group, instance, label, objective, best_known, proven, bound, exact=False):
@@ -47,3 +47,23 @@ def test_ratio_table_uses_the_optimum_where_proven_and_the_bound_elsewhere():
 def test_sections_are_built():
     titles = [s.title for s in hybrid_sections(ROWS, {}, "paper-hybrid")]
     assert titles == ["SWDUAL beside the thesis (Tables 2.2 and 2.4)", "Ratios of the approximations and heuristics"]
+
+
+def test_speed_table_takes_the_median_of_the_repeated_calls_without_each_workers_first():
+    def row(label, call, seconds):
+        return {
+            "exact": False,
+            "instance_id": "i",
+            "n": 100000,
+            "method_label": label,
+            "method_call": call,
+            "runtime_s": seconds,
+            "objective": 7.0,
+            "lower_bound": 6.5,
+            "status": "FEASIBLE",
+        }
+
+    rows = [row("dual2", 1, 9.0), row("dual2", 2, 0.3), row("dual2", 3, 0.1), row("dual2", 4, 0.2), row("heft", 1, 1.0)]
+    headers, body = speed_rows(rows)
+    assert headers == ["method", "n", "calls", "median s", "min s", "makespan", "lower bound"]
+    assert body == [["dual2", "100,000", "3", "0.200", "0.100", "7", "6.5"]]  # heft ran once: nothing to time
