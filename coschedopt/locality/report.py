@@ -27,6 +27,20 @@ ALGORITHMS = {
 }
 
 
+#: the columns of :func:`ratio_rows` and :func:`algorithm_rows` (the report's tables and the results page's)
+RATIO_HEADERS = ["group", "n", "ratio", "job sets", "mean", "max", "thesis: worst case in"]
+ALGORITHM_HEADERS = [
+    "method",
+    "group",
+    "against",
+    "instances",
+    "mean ratio",
+    "max ratio",
+    "max C / max(A/m, p_max)",
+    "proven",
+]
+
+
 def proven_optima(rows: list[dict[str, Any]]) -> dict[tuple, dict[str, float]]:
     """Job set -> constraint -> proven optimum (the table's best_known where it is proven)."""
     out: dict[tuple, dict[str, float]] = defaultdict(dict)
@@ -116,7 +130,7 @@ def locality_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: 
     if ratios:
         blocks.append(
             Table(
-                ["group", "n", "ratio", "job sets", "mean", "max", "thesis: worst case in"],
+                RATIO_HEADERS,
                 ratios,
                 "Ratios between the proven optima of one job set",
             )
@@ -124,16 +138,7 @@ def locality_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: 
     if algorithms:
         blocks.append(
             Table(
-                [
-                    "method",
-                    "group",
-                    "against",
-                    "instances",
-                    "mean ratio",
-                    "max ratio",
-                    "max C / max(A/m, p_max)",
-                    "proven",
-                ],
+                ALGORITHM_HEADERS,
                 algorithms,
                 "The algorithms of the proofs against the optimum of the constraint they build for",
             )
