@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import coschedopt as cs
 from coschedopt.core import Deadline
 from coschedopt.hybrid.bounds import best_lower_bound
-from coschedopt.hybrid.exact.balance import balance
+from coschedopt.hybrid.exact.balance import balance, repack
 from coschedopt.hybrid.exact.common import incumbent
 from coschedopt.hybrid.generate import random_hybrid_instance
 from coschedopt.hybrid.schedule import makespan
@@ -39,6 +39,36 @@ def test_balance_meets_its_capacity_and_never_goes_below_the_optimum(inst, shift
     if found is not None:
         assert found.shape == (inst.n,) and ((found >= 0) & (found < m + k)).all()
         assert loads(p, q, m, k, found).max() <= opt + shift
+
+
+@settings(max_examples=40, deadline=None)
+@given(hybrid_instances(max_n=6, max_m=2, max_k=2), st.integers(-1, 2), st.integers(0, 2**31 - 1))
+def test_repack_meets_its_capacity_and_never_goes_below_the_optimum(inst, shift, seed):
+    p, q = inst.cpu_time.astype(np.int64), inst.gpu_time.astype(np.int64)
+    m, k = inst.cpus, inst.gpus
+    opt = int(brute_force_optimum(inst))
+    rng = np.random.default_rng(seed)
+    found = repack(p, q, m, k, opt + shift, rng.integers(0, m + k, inst.n), Deadline(0.2), rng, box=0.05)
+    if shift < 0:
+        assert found is None
+    if found is not None:
+        assert loads(p, q, m, k, found).max() <= opt + shift
+
+
+def test_repack_closes_the_unit_the_balancing_search_leaves():
+    """n = 500 on 8 CPUs and 2 GPUs, seed 2: the balancing search stalls above LB_lambda; CP-SAT
+    re-packing groups of four machines from its closest assignment reaches the bound itself."""
+    inst = random_hybrid_instance(500, 8, 2, seed=2)
+    p, q = inst.cpu_time.astype(np.int64), inst.gpu_time.astype(np.int64)
+    T0 = round(best_lower_bound(inst))
+    start = incumbent(inst)
+    machine = np.empty(inst.n, dtype=np.int64)
+    machine[start.task] = np.where(start.on_gpu, 8 + start.unit, start.unit)
+    rng = np.random.default_rng(2)
+    closest: list[np.ndarray] = []
+    assert balance(p, q, 8, 2, T0, machine, Deadline(None), rng, max_steps=3000, closest=closest) is None
+    found = repack(p, q, 8, 2, T0, closest[0], Deadline(120), rng)
+    assert found is not None and loads(p, q, 8, 2, found).max() <= T0
 
 
 def test_balance_brings_the_quick_heuristics_within_two_units_of_the_bound():

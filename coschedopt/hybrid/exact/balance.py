@@ -33,10 +33,12 @@ def balance(
     deadline: Deadline,
     rng: np.random.Generator,
     max_steps: int = 200_000,
+    closest: list[np.ndarray] | None = None,
 ) -> np.ndarray | None:
     """Machines 0..cpus-1 are the CPUs, cpus..cpus+gpus-1 the GPUs; ``machine[j]`` is task j's
     machine at the start.  Returns an assignment whose loads are all <= ``T`` (integer
-    times), or ``None`` when the deadline or ``max_steps`` comes first."""
+    times), or ``None`` when the deadline or ``max_steps`` comes first; then ``closest``
+    (a list, if given) receives the assignment of least total overload seen."""
     p, q = np.asarray(p, dtype=np.int64), np.asarray(q, dtype=np.int64)
     machines = cpus + gpus
     # cost[u, j]: task j's time on machine u
@@ -51,11 +53,15 @@ def balance(
     def over(x: np.ndarray) -> np.ndarray:
         return np.maximum(x - T, 0)
 
+    least = None
     for step in range(max_steps):
         if load.max() <= T:
             return machine
+        total = int(over(load).sum())
+        if least is None or total < least[0]:
+            least = (total, machine.copy())
         if step % 64 == 0 and deadline.expired():
-            return None
+            break
         u = int(np.argmax(load))
         mine = np.flatnonzero(machine == u)
         here = cost[u, mine]
@@ -94,4 +100,73 @@ def balance(
             load[v] -= cost[v, i]
             load[u] += cost[u, i]
             machine[i] = u
+    if closest is not None and least is not None:
+        closest.append(least[1])
+    return None
+
+
+def repack(
+    p: np.ndarray,
+    q: np.ndarray,
+    cpus: int,
+    gpus: int,
+    T: int,
+    machine: np.ndarray,
+    deadline: Deadline,
+    rng: np.random.Generator,
+    group: int = 4,
+    box: float = 2.0,
+    rounds: int | None = None,
+) -> np.ndarray | None:
+    """Large neighbourhood search for the last units of overload: the most loaded machine and
+    ``group`` - 1 others drawn at random (the other type among them when there is one) are
+    re-packed exactly by CP-SAT at capacity ``T``, the other machines' tasks fixed (a few
+    hundred booleans, ``box`` seconds each), until every load is <= ``T`` or the deadline.
+    Returns the assignment, or ``None`` after ``rounds`` groups (default 5 per machine) or
+    when the group is every machine and CP-SAT proves it infeasible.  Where balancing alone
+    stalls one unit above the bound, a few machines re-packed together often find the exact
+    fit that single moves and swaps cannot reach."""
+    from ortools.sat.python import cp_model
+
+    from ...core import Status, run_cpsat
+
+    p, q = np.asarray(p, dtype=np.int64), np.asarray(q, dtype=np.int64)
+    machines = cpus + gpus
+    cost = np.where((np.arange(machines) < cpus)[:, None], p[None, :], q[None, :])
+    machine = np.asarray(machine, dtype=np.int64).copy()
+    tasks = np.arange(machine.size)
+    for _ in range(5 * machines if rounds is None else rounds):
+        if deadline.expired():
+            break
+        load = np.bincount(machine, weights=cost[machine, tasks], minlength=machines).astype(np.int64)
+        if load.max() <= T:
+            return machine
+        u = int(np.argmax(load))
+        rest = [w for w in range(machines) if w != u]
+        pick = [u, *rng.choice(rest, size=min(group - 1, len(rest)), replace=False).tolist()]
+        if cpus and gpus and all((w < cpus) == (u < cpus) for w in pick) and len(pick) > 1:
+            other = [w for w in rest if (w < cpus) != (u < cpus)]
+            pick[-1] = int(rng.choice(other))
+        chosen = np.flatnonzero(np.isin(machine, pick))
+        model = cp_model.CpModel()
+        x = {(j, w): model.NewBoolVar("") for j in chosen.tolist() for w in pick}
+        for j in chosen.tolist():
+            model.AddExactlyOne(x[j, w] for w in pick)
+        for w in pick:
+            model.Add(sum(int(cost[w, j]) * x[j, w] for j in chosen.tolist()) <= T)
+        for (j, w), var in x.items():
+            model.AddHint(var, int(machine[j] == w))
+        run = run_cpsat(
+            model,
+            deadline.share(1.0, box),
+            seed=int(rng.integers(2**31)),
+            workers=1,
+            params={"stop_after_first_solution": True},
+        )
+        if run.has_solution:
+            for (j, w), var in x.items():
+                if run.value(var):
+                    machine[j] = w
+        elif run.status is Status.INFEASIBLE and len(pick) == machines:
+            return None
     return None

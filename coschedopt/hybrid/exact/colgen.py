@@ -19,8 +19,9 @@ certificate: if
 (any schedule's m + k machines carry each task once).  The check holds for any π,
 so the certificate does not depend on the LP solver's tolerances.
 
-The primal side comes first: a load-balancing local search (:mod:`.balance`) lowers the
-incumbent's makespan one unit at a time while it can, then CP-SAT at T = LB_λ itself,
+The primal side comes first: a load-balancing local search (:mod:`.balance`), then CP-SAT
+re-packing groups of a few machines from its closest assignment, lowers the incumbent's
+makespan one unit at a time while they can, then CP-SAT at T = LB_λ itself,
 hinted with that schedule, within a share of the time; with tens of tasks per machine
 LB_λ is usually reached, and then no LP is needed at all.
 
@@ -62,12 +63,14 @@ from ...core import (
 from ..bounds import best_lower_bound
 from ..instance import HybridInstance
 from ..schedule import HybridSchedule, makespan
-from .balance import balance
+from .balance import balance, repack
 from .common import incumbent, schedule_from_units
 from .cpsat import build_cpsat, decode, hint_schedule, integer_times
 
 #: largest knapsack capacity (T x the grid's scale) the pricing DP takes
 MAX_GRID_CAPACITY = 2_000_000
+#: steps of a balancing search per task (it stalls long before on instances whose bound is not reached)
+BALANCE_STEPS = 40
 #: weight of the centre in the smoothed duals of the pricing (:meth:`ConfigurationLP.infeasible`)
 SMOOTHING = 0.5
 
@@ -245,6 +248,16 @@ class ColgenOptions(MethodOptions):
     balance_share: float = option(
         0.05, "time box of each load-balancing search: share of the time left", above=0.0, max=1.0, advanced=True
     )
+    repack_share: float = option(
+        0.15,
+        "time box of the CP-SAT repacking of machine groups after a balancing search: share of the time left",
+        above=0.0,
+        max=1.0,
+        advanced=True,
+    )
+    repack_max: float = option(
+        20.0, "time box of the CP-SAT repacking of machine groups: at most these seconds", above=0.0, advanced=True
+    )
     bound_share: float = option(
         0.3,
         "time box of the CP-SAT decision at the lower bound, before the LP: share of the time left",
@@ -285,13 +298,20 @@ def _balanced(
     start: HybridSchedule,
     T: int,
     deadline: Deadline,
+    options: ColgenOptions,
     rng: np.random.Generator,
 ) -> HybridSchedule | None:
-    """A schedule of length <= ``T`` (grid units) by :func:`.balance.balance` from ``start``, or ``None``."""
+    """A schedule of length <= ``T`` (grid units) from ``start``: :func:`.balance.balance`, then
+    :func:`.balance.repack` from its closest assignment; ``None`` if neither reaches ``T``."""
     m = instance.cpus
     machine = np.empty(instance.n, dtype=np.int64)
     machine[start.task] = np.where(start.on_gpu, m + start.unit, start.unit)
-    found = balance(p, q, m, instance.gpus, T, machine, deadline, rng)
+    closest: list[np.ndarray] = []
+    box = deadline.share(options.balance_share, options.balance_max)
+    found = balance(p, q, m, instance.gpus, T, machine, box, rng, max_steps=BALANCE_STEPS * instance.n, closest=closest)
+    if found is None and closest and not deadline.expired():
+        box = deadline.share(options.repack_share, options.repack_max)
+        found = repack(p, q, m, instance.gpus, T, closest[0], box, rng)
     if found is None:
         return None
     return schedule_from_units(instance, found >= m, np.where(found >= m, found - m, found))
@@ -331,7 +351,7 @@ def colgen(instance: HybridInstance, *, time_limit, seed, verbose, options: Colg
     # 0. the primal side first: balance the loads down from the incumbent while each capacity is reached
     rng = np.random.default_rng(seed)
     while ub > T and not deadline.expired():
-        found = _balanced(instance, p, q, best, ub - 1, deadline.share(options.balance_share, options.balance_max), rng)
+        found = _balanced(instance, p, q, best, ub - 1, deadline, options, rng)
         if found is None:
             break
         best, ub = found, round(makespan(instance, found) * s)
