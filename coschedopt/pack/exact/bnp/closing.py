@@ -109,13 +109,13 @@ def cover_search(
     ``node_limit``: :attr:`.options.BnpOptions.cover_nodes` unless given.
 
     With ``restarts`` (a generator; not with ``best``) the search restarts after
-    ``restart_nodes`` (:attr:`.options.BnpOptions.cover_restart_nodes`) times the i-th Luby term nodes, the first run as above and
-    each later one with its ties broken at random: the task of fewest live columns among
-    equals, and the columns ordered by reduced cost plus a random tenth of the budget.
-    Exact-cover searches have heavy-tailed run times (a bad early choice is never undone
-    within the limit) and randomised restarts cut the tail (Gomes, Selman and Kautz,
-    AAAI 1998): Theorem 2's perfect 3-partitions at 501 tasks (75-80 thousand exact
-    triples) are found within a few restarts where one deterministic search stalls.
+    ``restart_nodes`` (:attr:`.options.BnpOptions.cover_restart_nodes`) times the i-th
+    Luby term nodes, the first run as above and each later one with its ties broken at
+    random: the task of fewest live columns among equals, and the columns ordered by
+    reduced cost plus a random tenth of the budget.  Exact-cover searches have
+    heavy-tailed run times (a bad early choice is never undone within the limit) and
+    randomised restarts cut the tail (Gomes, Selman and Kautz, AAAI 1998); a run that
+    ends within its limit has searched everything, and ends the restarts.
     """
     if node_limit is None:
         node_limit = BnpOptions().cover_nodes
@@ -273,26 +273,25 @@ class _ScaledDuals:
         )
 
 
-def _cover_below(st: State, scaled: _ScaledDuals, cols: list, delta: float, dl: Deadline) -> None:
-    """A cover made of the enumerated columns, searched directly (fast on exact-cover-like
-    cases), offered as incumbent, within ``cover_share`` of the time left and ``cover_max``
-    seconds (in a tree node, where it is only a primal heuristic, ``cover_node_max``)."""
+def _cover_below(st: State, scaled: _ScaledDuals, cols: list, delta: float, box: Deadline, label: str) -> None:
+    """A cover made of the enumerated columns within ``delta`` (and below the incumbent),
+    searched directly with restarts (fast on exact-cover-like cases) within ``box``, offered
+    as incumbent under ``label``."""
     opts = st.problem.opts
     sets = [c[1] for c in cols]
     rcs = [scaled.reduced_cost(lv, c) for lv, c in cols]
-    cap = opts.cover_max if scaled.windows is None else opts.cover_node_max
     found = cover_search(
         st.problem.inst.n,
         sets,
         rcs,
         min(delta, st.incumbent.ub - scaled.d),
-        dl.share(opts.cover_share, cap),
+        box,
         node_limit=opts.cover_nodes,
         restarts=np.random.default_rng(st.problem.seed),
         restart_nodes=opts.cover_restart_nodes,
     )
     if found is not None:
-        st.incumbent.offer([sets[c] for c in found], f"cover search (delta {delta:.3g})")
+        st.incumbent.offer([sets[c] for c in found], label)
 
 
 def _stage_mip(
@@ -336,20 +335,7 @@ def face_probe(st: State, cg: CGResult) -> None:
         return
     st.incumbent.log(f"face probe: {len(cols)} columns of reduced cost <= {delta:.3g}")
     st.incumbent.stats["face_columns"] = len(cols)
-    sets = [c[1] for c in cols]
-    rcs = [scaled.reduced_cost(lv, c) for lv, c in cols]
-    found = cover_search(
-        st.problem.inst.n,
-        sets,
-        rcs,
-        delta,
-        dl,
-        node_limit=opts.cover_nodes,
-        restarts=np.random.default_rng(st.problem.seed),
-        restart_nodes=opts.cover_restart_nodes,
-    )
-    if found is not None:
-        st.incumbent.offer([sets[c] for c in found], f"face probe ({len(cols)} columns)")
+    _cover_below(st, scaled, cols, delta, dl, f"face probe ({len(cols)} columns)")
 
 
 def enumerate_and_solve(
@@ -415,7 +401,10 @@ def enumerate_and_solve(
         except TimeoutError:
             return proven
         if st.incumbent.ub - scaled.d > 1e-9 * max(1.0, st.incumbent.ub):
-            _cover_below(st, scaled, cols, delta, dl)
+            # the time box: cover_share of the time left, at most cover_max seconds (in a
+            # tree node, where it is only a primal heuristic, cover_node_max)
+            cap = opts.cover_max if windows is None else opts.cover_node_max
+            _cover_below(st, scaled, cols, delta, dl.share(opts.cover_share, cap), f"cover search (delta {delta:.3g})")
             if st.incumbent.closed():
                 return proven
         st.incumbent.stats["enumerated_columns"] = len(cols)
