@@ -1,8 +1,8 @@
 """A schedule of length <= T by local search over machine loads: the primal side of ``colgen``.
 
 (Pm, Pk)||Cmax with many tasks per machine behaves like bin packing with small items:
-once the configuration LP accepts a capacity T, a schedule of length T almost always
-exists, and finding it is a matter of balancing the loads to the unit.  The search
+where a capacity T is feasible at all, finding a schedule of length T is a matter of
+balancing the loads to the unit.  The search (:func:`balance`)
 minimises the total overload sum_u max(0, L_u - T) over the m + k machines (task j
 costs p_j on a CPU, q_j on a GPU), by steepest descent over two neighbourhoods taken
 from the most loaded machine u: moving one of its tasks to another machine, and
@@ -13,14 +13,35 @@ sum of squared loads, which spreads the load and opens room for the next move
 exchange heuristics, INFORMS J. Comput. 7(2), 1995).  When no step improves, a kick
 moves a random task of the most loaded machine to a random machine.
 
-Complexity: O(n_u n) numpy work per step for n_u tasks on the most loaded machine.
+Where it stalls a unit or two above T, :func:`repack` re-packs the most loaded machine
+with a few others exactly by CP-SAT (a large neighbourhood of whole machines).
+
+Complexity: O(n_u n) numpy work per step for n_u tasks on the most loaded machine; a
+repacking round is one CP-SAT model of (tasks on the group) x (group size) booleans.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...core import Deadline
+from ...core import Deadline, Status, run_cpsat
+
+
+def _costs_and_loads(
+    p: np.ndarray, q: np.ndarray, cpus: int, gpus: int, machine: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cost[u, j], task j's integer time on machine u; a copy of ``machine``; the loads)."""
+    p, q = np.asarray(p, dtype=np.int64), np.asarray(q, dtype=np.int64)
+    machines = cpus + gpus
+    cost = np.where((np.arange(machines) < cpus)[:, None], p[None, :], q[None, :])
+    machine = np.asarray(machine, dtype=np.int64).copy()
+    return cost, machine, _loads(cost, machine)
+
+
+def _loads(cost: np.ndarray, machine: np.ndarray) -> np.ndarray:
+    return np.bincount(machine, weights=cost[machine, np.arange(machine.size)], minlength=cost.shape[0]).astype(
+        np.int64
+    )
 
 
 def balance(
@@ -39,14 +60,8 @@ def balance(
     machine at the start.  Returns an assignment whose loads are all <= ``T`` (integer
     times), or ``None`` when the deadline or ``max_steps`` comes first; then ``closest``
     (a list, if given) receives the assignment of least total overload seen."""
-    p, q = np.asarray(p, dtype=np.int64), np.asarray(q, dtype=np.int64)
+    cost, machine, load = _costs_and_loads(p, q, cpus, gpus, machine)
     machines = cpus + gpus
-    # cost[u, j]: task j's time on machine u
-    cost = np.where((np.arange(machines) < cpus)[:, None], p[None, :], q[None, :])
-    machine = np.asarray(machine, dtype=np.int64).copy()
-    n = machine.size
-    tasks = np.arange(n)
-    load = np.bincount(machine, weights=cost[machine, tasks], minlength=machines).astype(np.int64)
     if machines == 1:
         return machine if load.max() <= T else None
 
@@ -128,17 +143,12 @@ def repack(
     fit that single moves and swaps cannot reach."""
     from ortools.sat.python import cp_model
 
-    from ...core import Status, run_cpsat
-
-    p, q = np.asarray(p, dtype=np.int64), np.asarray(q, dtype=np.int64)
+    cost, machine, _ = _costs_and_loads(p, q, cpus, gpus, machine)
     machines = cpus + gpus
-    cost = np.where((np.arange(machines) < cpus)[:, None], p[None, :], q[None, :])
-    machine = np.asarray(machine, dtype=np.int64).copy()
-    tasks = np.arange(machine.size)
     for _ in range(5 * machines if rounds is None else rounds):
         if deadline.expired():
             break
-        load = np.bincount(machine, weights=cost[machine, tasks], minlength=machines).astype(np.int64)
+        load = _loads(cost, machine)
         if load.max() <= T:
             return machine
         u = int(np.argmax(load))

@@ -248,6 +248,9 @@ class ColgenOptions(MethodOptions):
     balance_share: float = option(
         0.05, "time box of each load-balancing search: share of the time left", above=0.0, max=1.0, advanced=True
     )
+    balance_max: float = option(
+        5.0, "time box of each load-balancing search: at most these seconds", above=0.0, advanced=True
+    )
     repack_share: float = option(
         0.15,
         "time box of the CP-SAT repacking of machine groups after a balancing search: share of the time left",
@@ -264,9 +267,6 @@ class ColgenOptions(MethodOptions):
         above=0.0,
         max=1.0,
         advanced=True,
-    )
-    balance_max: float = option(
-        5.0, "time box of each load-balancing search: at most these seconds", above=0.0, advanced=True
     )
 
 
