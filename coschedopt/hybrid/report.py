@@ -75,7 +75,7 @@ def ratio_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
 def speed_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     """(headers, rows) of the speed table: per heuristic called several times on one instance (a suite of
     repeats, such as ``hybrid-speed``), the median and smallest seconds of its own time over the calls, a
-    worker's first call left out, with the makespan and the method's certified lower bound.  No rows when
+    worker's first call not counted, with the makespan and the method's certified lower bound.  No rows when
     no heuristic ran twice on one instance."""
     runs: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
@@ -109,7 +109,7 @@ def hybrid_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: st
     sections = []
     headers, body = speed_rows(rows)
     if body:
-        text = "Each method's own time per call on one instance, repeated (a worker's first call left out)."
+        text = "Each method's own time per call on one instance, repeated (a worker's first call not counted)."
         sections.append(Section("Speed", 3, [text, Table(headers, body)]))
     headers, body = swdual_rows(rows)
     if body:
