@@ -55,6 +55,19 @@ def test_colgen_exercises_its_certificate_and_its_decisions():
     assert certified > 0 and decisions > 0
 
 
+def test_colgen_hands_the_time_left_to_the_decisions_when_its_lp_box_expires():
+    """An LP box of a millisecond (``lp_share``): the column generation stops unconverged, and the CP-SAT
+    decisions from the bound certified so far still prove the same optimum as enumeration."""
+    stopped = 0
+    for seed in range(6):
+        inst = random_hybrid_instance(14, 3, 1, seed=seed)
+        res = cs.solve(inst, "colgen", workers=1, time_limit=60, lp_share=1e-9)
+        ref = cs.solve(inst, "enumerate")
+        assert res.status is ref.status is cs.Status.OPTIMAL and res.objective == pytest.approx(ref.objective)
+        stopped += "lp_stopped_at" in res.stats
+    assert stopped > 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_colgen_equals_cpsat_at_n_20(seed):
