@@ -51,3 +51,23 @@ def test_a_suite_report_shows_both_tables_beside_the_papers(tmp_path, capsys):
     nos_row = next(line for line in section.splitlines() if line.startswith("| nos |"))
     assert "0.46 / 0.58 / 0.69" in nos_row  # the paper's reservation beside ours
     assert any(line.startswith("| nos, searched order |") for line in section.splitlines())
+
+
+def test_the_optimum_suite_measures_each_heuristic_against_the_optimum_of_its_stretch_limit():
+    suite = load_suite("evolving-optimum")
+    assert suite.family == "evolving"
+    groups = {g: {e.seed for e in suite.instances if e.group == g} for g in ("small", "paper")}
+    assert groups == {"small": set(range(200)), "paper": set(range(100))}
+    labels = {g: {c.label for c in suite.cells if c.group == g} for g in groups}
+    optima = {"cpsat l=1", "cpsat l=2", "cpsat l=inf", "cpsat rigid"}
+    # the optima only where cpsat proves them (the small instances), each with one worker and 60 s
+    assert optima <= labels["small"] and not optima & labels["paper"]
+    limits = {c.label: (c.options.get("stretch_limit"), c.options.get("rigid"), c.time_limit) for c in suite.cells}
+    assert limits["cpsat l=1"] == (1.0, None, 60) and limits["cpsat l=inf"][0] == float("inf")
+    assert limits["cpsat rigid"][1] is True
+    assert all(c.options["workers"] == 1 for c in suite.cells if c.method == "cpsat")
+    # the paper's workload: the list orders and their base (submission order), never the other variants
+    orders = {lab for lab in labels["small"] if "order" in lab}
+    assert len(orders) == 10 and labels["paper"] == orders | {"nos", "inf+c"}
+    assert labels["small"] == optima | orders | {"cbf", "nos", "mic", "mic+c", "inf", "inf+c"}
+    assert len(suite.cells) == 200 * 20 + 100 * 12
