@@ -5,7 +5,7 @@ resource EP of those before it (:mod:`~coschedopt.evolving.fit`) and adds its sc
 EP to the resource EP.  An application is never delayed or stretched by a later one.
 The paper's order is submission order (the instance's order); :data:`ORDERS` adds
 orders by decreasing area, peak, length and stage count, the classic list orders of
-strip packing, measured against the optimum by ``benchmarks/evolving_optimum.py``.
+strip packing, measured against the optimum by the suite ``evolving-optimum``.
 
 CBF (the baseline of section 5.1): each application becomes one rigid job of its
 peak node count for its total duration, placed by conservative backfilling with
