@@ -20,6 +20,9 @@ written here for minimisation, mirrored for maximisation):
   / best_bound is a certified upper bound on the gap to the optimum, even when it
   is unknown.
 
+``stats`` is the method's own counters (``Result.stats``: columns generated, nodes, rounds...) as
+JSON text, as ``options`` is: what a measurement of a method's inner work reads.
+
 ``method_call`` is the cell's number among the cells of its method that its
 worker process ran (1: the first, which pays the method's imports; the
 running-time tables leave it out).  Stores written before it was recorded get it
@@ -60,7 +63,18 @@ MIDDLE = (
     "best_bound",
     "gap_to_bound",
 )
-TRAILING = ("runtime_s", "cpu_s", "peak_rss_mb", "error", "worker", "method_call", "finished_at", "run_id", "cell_key")
+TRAILING = (
+    "runtime_s",
+    "cpu_s",
+    "peak_rss_mb",
+    "stats",
+    "error",
+    "worker",
+    "method_call",
+    "finished_at",
+    "run_id",
+    "cell_key",
+)
 
 #: relative tolerance when comparing objectives of different methods (solver round-off)
 REL_TOL = 1e-6
@@ -220,6 +234,7 @@ def result_table(
             "runtime_s": r["runtime_s"],
             "cpu_s": r.get("cpu_s"),
             "peak_rss_mb": r.get("peak_rss_mb"),
+            "stats": r.get("stats"),
             "error": r["error"],
             "worker": r["worker"],
             "method_call": calls.get(r["cell_key"]),

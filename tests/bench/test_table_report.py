@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import base64
 import csv
+import json
 import statistics
 from html.parser import HTMLParser
 
 import pytest
 
+import coschedopt as cs
 from coschedopt.bench import load_suite, result_table, run_suite, write_report, write_table
 from coschedopt.core import InputError
 
@@ -41,6 +43,21 @@ def test_export_has_one_tidy_row_per_cell_with_the_required_columns(quick_db, tm
         rows = list(csv.DictReader(fh))
     assert len(rows) == len(table.rows) and list(rows[0]) == table.columns
     assert {r["suite"] for r in rows} == {"quick"}
+
+
+def test_each_row_carries_its_methods_counters_as_stored(quick_db):
+    """``stats`` is the method's ``Result.stats`` (JSON text): solving the cell's instance again gives the
+    same counters for the deterministic methods."""
+    table = result_table(quick_db)
+    instances = {e.instance_id: e.instance for e in load_suite("quick").instances}
+    stats = [json.loads(r["stats"]) for r in table.rows]
+    assert all(isinstance(s, dict) for s in stats)
+    checked = 0
+    for r, s in zip(table.rows, stats, strict=True):
+        if r["method"] in ("enumerate", "matching"):
+            assert s and s == cs.solve(instances[r["instance_id"]], r["method"]).stats
+            checked += 1
+    assert checked >= len(instances)
 
 
 def test_best_known_is_the_best_proven_optimum_and_heuristics_never_beat_it(quick_db):

@@ -95,3 +95,28 @@ def test_the_paper_suite_expands_to_the_papers_experiment():
     suite = parse_suite(config, path=path)
     assert len(suite.instances) == 9 and len(suite.cells) == 9 * 14
     assert sorted({e.size["alpha"] for e in suite.instances}) == pytest.approx([0.1 * i for i in range(1, 10)])
+
+
+def test_the_colgen_suite_lists_the_combinations_only_where_they_fit():
+    """colgen-combos: the column generation and FCS on every (K, n) of the scaling grid, and the LP over the
+    listed combinations where listing fits (at most 1.1e6 combinations and 2.5e7 speeds, and n <= 22 or K = 2:
+    above 22 tasks the explicit instance checks constraint (1) pair by pair)."""
+    from coschedopt.bench import load_suite
+
+    suite = load_suite("colgen-combos")
+    size = {e.instance_id: e.size for e in suite.instances}
+    grid = {(s["k"], s["n"]) for s in size.values()}
+    assert {(2, 5000), (4, 500), (5, 200), (6, 60), (6, 100), (20, 20)} <= grid and len(grid) == 19
+    planned: dict[str, set] = {}
+    for c in suite.cells:
+        planned.setdefault(c.label, set()).add((size[c.instance_id]["k"], size[c.instance_id]["n"]))
+    assert planned["LP by column generation"] == planned["FCS"] == grid
+
+    def fits(s: dict) -> bool:
+        return (
+            s["combinations"] <= 1_100_000
+            and s["n"] * s["combinations"] <= 25_000_000
+            and (s["n"] <= 22 or s["k"] == 2)
+        )
+
+    assert planned["LP over the listed combinations"] == {(s["k"], s["n"]) for s in size.values() if fits(s)}
