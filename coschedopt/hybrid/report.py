@@ -140,7 +140,7 @@ def gap_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     headers = ["group", "n", "method", "optimum proven", "mean gap", "max gap", "largest gap to the bound elsewhere"]
     out = []
     for (group, n, label), rs in sorted(runs.items()):
-        true = [float(r["gap_to_best"]) for r in rs if r.get("best_known_proven")]
+        true = [max(0.0, float(r["gap_to_best"])) for r in rs if r.get("best_known_proven")]  # no -0.00 %
         certified = [float(r["gap_to_bound"]) for r in rs if not r.get("best_known_proven")]
         out.append(
             [
