@@ -40,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "export",
         help="write the tidy result table (one row per cell)",
         description="Write the tidy result table of the store: one row per finished cell, the instance's size, "
-        "the method's status, objective and bound, the best known value and gaps, the family's metrics.",
+        "the method's status, objective and bound, the best known value and gaps, the family's metrics, the "
+        "method's counters (stats).",
     )
     export.add_argument("--db", default=DEFAULT_DB, help=f"result store (default {DEFAULT_DB})")
     export.add_argument("--suite", default=None, help="only this suite (default: every suite in the store)")
