@@ -102,9 +102,14 @@ def test_chained_bounds_change_no_optimum(inst):
 
 def test_the_relaxations_bound_a_constrained_problem():
     # I1 with both constraints: no constraint gives 1, locality gives 2, so the optimum 2 is proven by the bound
-    res = cs.solve(tight_instance("I1", 4, constraint="contiguous+local"), "cpsat", workers=1)
+    inst = tight_instance("I1", 4, constraint="contiguous+local")
+    res = cs.solve(inst, "cpsat", workers=1)
     assert res.status is cs.Status.OPTIMAL and res.objective == 2.0
-    assert res.stats["relaxation_bounds"] == {"none": 1.0, "contiguous": 1.0, "local": 2.0}
+    # the clusters' bound (2) is above the area (1): the relaxations without clusters are skipped
+    assert res.stats["relaxation_bounds"] == {"local": 2.0}
+    # under contiguity alone there are no clusters to respect: the chain solves the relaxation without constraint
+    flat = inst.with_constraint("contiguous")
+    assert cs.solve(flat, "cpsat", workers=1).stats["relaxation_bounds"] == {"none": 1.0}
 
 
 #: a job set where contiguity costs 10/9 on a line (found by a random draw), but nothing on a ring

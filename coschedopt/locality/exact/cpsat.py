@@ -7,6 +7,7 @@ Every variant has, for each job j, a start S_j in [0, H - p_j] and its interval 
     minimise C,   C >= S_j + p_j,   C >= max(p_max, ceil(A/m), lower_bound option),
     cumulative(T, size, m)
 
+(under locality, C is also at least the clusters' dual feasible bound, :mod:`~coschedopt.locality.bounds`),
 with H the makespan of the best first-fit ``list`` schedule of the same constraint (also
 the solver's hint); when H meets the lower bound, that schedule is returned as optimal.  Then, by constraint:
 
@@ -29,7 +30,9 @@ the solver's hint); when H meets the lower bound, that schedule is returned as o
 Chained bounds (option ``chain``): before a constrained problem, its relaxations are solved
 within a share of the time (``none`` for contiguity or locality; then contiguity and
 locality for both), and their bound C^{C+L} >= max(C^C, C^L) >= C raises the makespan's
-lower bound: an optimum equal to a weaker one is then proven as soon as it is found.
+lower bound: an optimum equal to a weaker one is then proven as soon as it is found.  Under
+locality, when the clusters' dual feasible bound is above the area bound, the relaxations
+without clusters are skipped: they end near the area bound, below what the clusters give.
 
 Symmetry breaking: identical jobs (same time and size) start in index order; without
 contiguity across clusters, clusters are interchangeable, so job j uses only clusters
@@ -44,8 +47,15 @@ from functools import partial
 from typing import Any
 
 from ...core import Deadline, MethodOptions, Result, Status, method, option, run_cpsat, solver_result
+from ..bounds import best_lower_bound_ticks, cluster_dff_bound_ticks
 from ..heuristics.listsched import best_list_schedule
-from ..instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint, lower_bound_ticks
+from ..instance import (
+    LocalityInstance,
+    integer_times,
+    is_contiguous_constraint,
+    is_local_constraint,
+    lower_bound_ticks,
+)
 from ..placement import range_ids, range_starts, sweep_ids
 from ..schedule import LocalitySchedule, makespan
 
@@ -221,8 +231,11 @@ def chained_lower_bound(
     if instance.constraint == "none":
         return 0.0, {}
     bounds: dict[str, float] = {}
+    clustered = cluster_dff_bound_ticks(instance) > lower_bound_ticks(instance)
 
     def relax(c: str, lower: float) -> float:
+        if clustered and not is_local_constraint(c):
+            return lower  # the clusters' bound already lies above the area, where a relaxation without them ends
         res = solve_one(instance.with_constraint(c), deadline.share(RELAXATION_SHARE[c]), seed, verbose, options, lower)
         bounds[c] = float(res.lower_bound or 0.0)
         return bounds[c]
@@ -245,7 +258,7 @@ def solve_one(
     _, unit = integer_times(instance)
     greedy = best_list_schedule(instance)
     horizon = round(makespan(instance, greedy) / unit)
-    lower = max(lower_bound_ticks(instance), math.ceil(max(lower_bound, options.lower_bound) / unit - 1e-9))
+    lower = max(best_lower_bound_ticks(instance), math.ceil(max(lower_bound, options.lower_bound) / unit - 1e-9))
     if horizon <= lower:  # the greedy schedule meets the lower bound
         return Result(Status.OPTIMAL, greedy, lower_bound=horizon * unit, stats={"solver": "none: list = bound"})
     built = build_model(instance, horizon, lower, options.symmetry_breaking)

@@ -34,8 +34,9 @@ from functools import partial
 from typing import Any
 
 from ...core import Deadline, MethodOptions, MethodRefused, Result, method, option, run_pyomo_highs, solver_result
+from ..bounds import best_lower_bound_ticks
 from ..heuristics.listsched import best_list_schedule
-from ..instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint, lower_bound_ticks
+from ..instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint
 from ..placement import placement_count, range_ids, range_starts, sweep_ids
 from ..schedule import LocalitySchedule, makespan
 
@@ -149,7 +150,7 @@ def solve_milp(instance: LocalityInstance, *, time_limit, seed, verbose, options
             "use cpsat, or raise max_binaries",
             where="jobs",
         )
-    simple = lower_bound_ticks(instance)
+    simple = best_lower_bound_ticks(instance)
     # C is integral at the optimum: a gap below one tick proves it (the default relative gap does not)
     run = run_pyomo_highs(lambda: build_model(instance, horizon)[0], deadline, seed=seed, verbose=verbose, abs_gap=0.5)
     stats = {**run.stats, "binaries": binaries, "horizon": horizon * unit}
