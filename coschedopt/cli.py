@@ -16,7 +16,7 @@ import shutil
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -77,7 +77,18 @@ def effective_time_limit(given: float | None, exact: bool) -> float | None:
     return None if math.isinf(given) else given
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    status_stream: Any = None,
+    live_status: Callable[..., LiveStatus] | None = None,
+) -> int:
+    """Run the command line ``argv`` (default: the process's arguments) and return its exit status.
+
+    ``status_stream`` and ``live_status`` are where and how ``solve`` draws its live status line: by
+    default on ``sys.stderr`` (when it is a terminal) with :class:`LiveStatus`; a caller (a test) passes
+    a stream of its own, or a :class:`LiveStatus` factory with other timings
+    (``functools.partial(LiveStatus, delay=0.0, period=0.0)``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv[:1] == ["--version"]:
@@ -89,6 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"coschedopt: error: {exc}", file=sys.stderr)
         return 2
     args = parser.parse_args(argv)
+    args.status_stream, args.live_status = status_stream, live_status or LiveStatus
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
@@ -420,7 +432,8 @@ def _solve(args: argparse.Namespace) -> int:
     if args.output:
         check_output_file(args.output)  # before the work, not after it
     time_limit = effective_time_limit(args.time_limit, m.exact)
-    live = LiveStatus(sys.stderr, m.name, time_limit) if _live_status_wanted(args, sys.stderr) else None
+    stream = args.status_stream or sys.stderr
+    live = args.live_status(stream, m.name, time_limit) if _live_status_wanted(args, stream) else None
     with stop_on_interrupt() as stop, live or contextlib.nullcontext():  # a first Ctrl-C: the best result so far
         try:
             res = core_solve(
@@ -497,16 +510,15 @@ def _live_status_wanted(args: argparse.Namespace, stream: Any) -> bool:
 class LiveStatus:
     """One line on a terminal, rewritten in place while a method runs: the elapsed time, and the incumbent,
     bound and gap the method or its solver reports (:mod:`coschedopt.core.progress`); erased at the end, so
-    that the summary follows as if it had never been there.  Nothing is shown in the first :attr:`delay`
-    seconds (a quick solve does not flicker)."""
+    that the summary follows as if it had never been there.  Nothing is shown in the first ``delay``
+    seconds (a quick solve does not flicker); the line is redrawn every ``period`` seconds, and on a report
+    at most that often (a test passes 0 for both: every report redraws, no timing involved)."""
 
-    #: seconds between two redraws (a report redraws too, at most this often)
-    period = 0.5
-    #: seconds before the line first shows
-    delay = 1.0
-
-    def __init__(self, stream: Any, method: str, time_limit: float | None) -> None:
+    def __init__(
+        self, stream: Any, method: str, time_limit: float | None, *, delay: float = 1.0, period: float = 0.5
+    ) -> None:
         self.stream, self.method, self.time_limit = stream, method, time_limit
+        self.delay, self.period = delay, period
         self._lock = threading.Lock()
         self._done = threading.Event()
         self._shown = False

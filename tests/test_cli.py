@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
 import pytest
 
-from coschedopt.cli import main
+from coschedopt.cli import LiveStatus, main
 
 
 def run(capsys, *argv):
@@ -463,14 +464,15 @@ def pack40(tmp_path, capsys):
     return f
 
 
-def test_on_a_terminal_solve_shows_a_live_status_line_and_erases_it(pack40, monkeypatch, capsys):
-    import coschedopt.cli as cli
+#: the live status without its timings: every report redraws, no timing involved
+UNTIMED = functools.partial(LiveStatus, delay=0.0, period=0.0)
 
-    monkeypatch.setattr(cli.LiveStatus, "delay", 0.0)
-    monkeypatch.setattr(cli.LiveStatus, "period", 0.0)  # every report redraws: no timing involved
+
+def test_on_a_terminal_solve_shows_a_live_status_line_and_erases_it(pack40, capsys):
     term = _Terminal()
-    monkeypatch.setattr(cli.sys, "stderr", term)
-    assert main(["solve", str(pack40), "-m", "branch-and-price", "-t", "60"]) == 0
+    assert (
+        main(["solve", str(pack40), "-m", "branch-and-price", "-t", "60"], status_stream=term, live_status=UNTIMED) == 0
+    )
     lines = term.text.split("\r")
     assert lines[0] == "" and lines[-1] == "\x1b[K"  # drawn in place, erased at the end
     assert any(
@@ -481,28 +483,20 @@ def test_on_a_terminal_solve_shows_a_live_status_line_and_erases_it(pack40, monk
 
 
 @pytest.mark.parametrize("flags", [["-q"], ["-v"], ["--quiet", "--json"]])
-def test_no_live_status_with_quiet_or_verbose(inst_file, monkeypatch, capsys, flags):
-    import coschedopt.cli as cli
-
-    monkeypatch.setattr(cli.LiveStatus, "delay", 0.0)
-    monkeypatch.setattr(cli.LiveStatus, "period", 0.0)
+def test_no_live_status_with_quiet_or_verbose(inst_file, capsys, flags):
     term = _Terminal()
-    monkeypatch.setattr(cli.sys, "stderr", term)
-    assert main(["solve", str(inst_file), "-m", "branch-and-price", *flags]) == 0
+    assert (
+        main(["solve", str(inst_file), "-m", "branch-and-price", *flags], status_stream=term, live_status=UNTIMED) == 0
+    )
     assert "\r" not in term.text and "branch-and-price: " not in term.text
 
 
-def test_no_live_status_when_stderr_is_not_a_terminal(inst_file, monkeypatch, capsys):
-    import coschedopt.cli as cli
-
-    monkeypatch.setattr(cli.LiveStatus, "delay", 0.0)
-    monkeypatch.setattr(cli.LiveStatus, "period", 0.0)
-    assert main(["solve", str(inst_file), "-m", "branch-and-price"]) == 0
+def test_no_live_status_when_stderr_is_not_a_terminal(inst_file, capsys):
+    assert main(["solve", str(inst_file), "-m", "branch-and-price"], live_status=UNTIMED) == 0
     assert "\r" not in capsys.readouterr().err
 
 
 def test_the_status_line_says_whose_gap_it_shows():
-    from coschedopt.cli import LiveStatus
     from coschedopt.core.progress import Progress
 
     status = LiveStatus(_Terminal(), "ilp", 600.0)
