@@ -32,7 +32,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 _stop_requested = False
 
@@ -124,19 +124,22 @@ class Deadline:
     """A point in time after which a method must stop and return its best result.
 
     ``Deadline(None)`` never expires.  Methods call :meth:`expired` in their
-    loops and pass :meth:`remaining` to the solvers they drive.
+    loops and pass :meth:`remaining` to the solvers they drive.  ``clock`` gives the
+    time in seconds (``time.perf_counter``); a test passes its own to move time on
+    without waiting, and the deadlines :meth:`share` makes read the same clock.
     """
 
-    def __init__(self, time_limit: float | None) -> None:
+    def __init__(self, time_limit: float | None, *, clock: Callable[[], float] = time.perf_counter) -> None:
         if time_limit is not None and (not math.isfinite(time_limit) or time_limit <= 0):
             if not (isinstance(time_limit, float) and math.isinf(time_limit) and time_limit > 0):
                 raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
             time_limit = None
         self.time_limit = time_limit
-        self.start = time.perf_counter()
+        self.clock = clock
+        self.start = clock()
 
     def elapsed(self) -> float:
-        return time.perf_counter() - self.start
+        return self.clock() - self.start
 
     def remaining(self) -> float:
         """Seconds left (``math.inf`` without a limit, never negative; 0 once a stop was requested)."""
@@ -155,5 +158,5 @@ class Deadline:
         where ``Deadline(0)`` would raise); without a limit, ``cap`` seconds (None: none)."""
         rem = self.remaining()
         if not math.isfinite(rem):
-            return Deadline(cap)
-        return Deadline(max(1e-3, min(fraction * rem, math.inf if cap is None else cap)))
+            return Deadline(cap, clock=self.clock)
+        return Deadline(max(1e-3, min(fraction * rem, math.inf if cap is None else cap)), clock=self.clock)

@@ -3,27 +3,41 @@
 from __future__ import annotations
 
 import math
-import time
 
 from coschedopt.core import Deadline
+
+
+class Clock:
+    """A clock that moves only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def test_deadline():
     d = Deadline(None)
     assert not d.expired() and d.remaining() == math.inf
-    d = Deadline(0.01)
-    time.sleep(0.02)
+    clock = Clock()
+    d = Deadline(0.01, clock=clock)
+    assert not d.expired() and d.remaining() == 0.01
+    clock.now = 0.02
     assert d.expired() and d.remaining() == 0.0
 
 
 def test_deadline_share():
     # a sub-task's box: a share of the time left, capped; 1 ms once the parent has expired
     # (Deadline(0.0) raises); without a limit, the cap alone
-    d = Deadline(100.0)
-    assert 19.0 < d.share(0.2).remaining() <= 20.0
-    assert d.share(0.2, cap=5.0).remaining() <= 5.0
-    expired = Deadline(0.01)
-    time.sleep(0.02)
-    assert 0 < expired.share(0.5).time_limit <= 1e-3
+    clock = Clock()
+    d = Deadline(100.0, clock=clock)
+    clock.now = 5.0
+    assert d.share(0.2).remaining() == 19.0 and d.share(0.2, cap=5.0).remaining() == 5.0
+    sub = d.share(0.5)
+    clock.now = 50.0  # the share reads its parent's clock: 47.5 s from t = 5
+    assert sub.remaining() == 2.5 and not sub.expired()
+    clock.now = 100.0
+    assert d.expired() and sub.expired() and d.share(0.5).time_limit == 1e-3
     assert Deadline(None).share(0.5).remaining() == math.inf
     assert Deadline(None).share(0.5, cap=3.0).time_limit == 3.0
