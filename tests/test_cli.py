@@ -238,29 +238,33 @@ def test_options_are_listed_by_methods_and_by_solve_help_options(capsys):
     assert code == 2 and "no family has a method 'nosuch'" in err
 
 
-def test_solve_gives_exact_methods_a_default_time_limit_that_none_lifts(inst_file, capsys, monkeypatch):
-    # item 19
-    import coschedopt.cli as cli
+def test_solve_gives_exact_methods_a_default_time_limit_that_none_lifts(inst_file, capsys, registry):
+    # the time limit each method is called with, seen by two methods registered for the test
+    from coschedopt.cli import DEFAULT_EXACT_TIME_LIMIT
+    from coschedopt.core import Result, Status, method
+    from coschedopt.pack import PackSchedule
 
     seen = []
-    real = cli.core_solve
 
-    def spy(*args, **kwargs):
-        seen.append(kwargs["time_limit"])
-        return real(*args, **kwargs)
+    def alone(instance, *, time_limit, **_):
+        seen.append(time_limit)
+        return Result(
+            Status.FEASIBLE, schedule=PackSchedule.from_indices(instance, [[(i, 2)] for i in range(instance.n)])
+        )
 
-    monkeypatch.setattr(cli, "core_solve", spy)
-    code, out, _ = run(capsys, "solve", str(inst_file), "-m", "enumerate")
-    assert code == 0 and seen[-1] == cli.DEFAULT_EXACT_TIME_LIMIT == 600
+    method("pack", "test-exact", exact=True)(alone)
+    method("pack", "test-heuristic")(alone)
+    code, out, _ = run(capsys, "solve", str(inst_file), "-m", "test-exact")
+    assert code == 0 and seen[-1] == DEFAULT_EXACT_TIME_LIMIT == 600
     assert "600 s (default of exact methods; --time-limit none lifts it)" in out
-    run(capsys, "solve", str(inst_file), "-m", "enumerate", "--time-limit", "none")
+    run(capsys, "solve", str(inst_file), "-m", "test-exact", "--time-limit", "none")
     assert seen[-1] is None
-    run(capsys, "solve", str(inst_file), "-m", "pack-approx")
+    run(capsys, "solve", str(inst_file), "-m", "test-heuristic")
     assert seen[-1] is None  # heuristics: no default limit
-    run(capsys, "solve", str(inst_file), "-m", "enumerate", "-t", "30")
+    run(capsys, "solve", str(inst_file), "-m", "test-exact", "-t", "30")
     assert seen[-1] == 30
     with pytest.raises(SystemExit):
-        main(["solve", str(inst_file), "-m", "enumerate", "-t", "0"])
+        main(["solve", str(inst_file), "-m", "test-exact", "-t", "0"])
     assert "expected a positive number of seconds or 'none'" in capsys.readouterr().err
 
 
