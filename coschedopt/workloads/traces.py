@@ -35,6 +35,7 @@ import re
 import shutil
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -277,18 +278,21 @@ def _copy_local(url: str, output_file: str, pooch: object) -> None:
 _DIGESTS = re.compile(r"expected (?:sha256:)?(\w+) but got (\w+)")
 
 
-def fetch(name: str, *, mirror: str | None = None) -> Path:
+def fetch(name: str, *, mirror: str | None = None, downloader: Callable[..., None] | None = None) -> Path:
     """Download ``name`` (a catalogue name or archive file name) into the cache; its path.
 
     A file already cached with the right digest is not downloaded again.  The
     download is verified against the catalogue's SHA-256: a mismatch raises one
     :class:`InputError` naming the file and both digests, and nothing is cached.
+    ``downloader`` is a pooch downloader, ``(url, output_file, pooch)``, to use instead of
+    the usual ones (a copy for ``file://`` URLs, pooch's own for the others).
     """
     import pooch
 
     t = _entry(name)
     url = _source(t, mirror)
-    downloader = _copy_local if url.startswith("file:") else None
+    if downloader is None:
+        downloader = _copy_local if url.startswith("file:") else None
     pooch.get_logger().setLevel("WARNING")
     before = _identity(cache_dir() / t.file)
     try:

@@ -99,14 +99,13 @@ def test_a_damaged_copy_is_refused_naming_both_digests_and_nothing_is_cached(cac
     assert not cache.exists() or list(cache.iterdir()) == []
 
 
-def test_an_interrupted_download_leaves_no_partial_file(cache, mirror, monkeypatch):
+def test_an_interrupted_download_leaves_no_partial_file(cache, mirror):
     def half_then_ctrl_c(url, output_file, pooch):
         Path(output_file).write_bytes(KTH_EXCERPT.read_bytes()[:1000])
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(traces, "_copy_local", half_then_ctrl_c)
     with pytest.raises(KeyboardInterrupt):
-        traces.fetch("KTH-SP2", mirror=str(mirror))
+        traces.fetch("KTH-SP2", mirror=str(mirror), downloader=half_then_ctrl_c)
     assert list(cache.iterdir()) == []
 
 
