@@ -16,6 +16,11 @@ rounding's largest effect on the objective (the slack: Σ_j |S/d_j - w_j| F_j^ma
 for the linear costs, half a unit per task for the tables) is taken off the bound.
 The status is OPTIMAL when CP-SAT proves its optimum and the costs are exact, or
 when, rounded, the certified gap is below a relative 1e-9.
+
+Max flow and max stretch go by bisection on the objective instead (:mod:`.bisect`: each probe a
+deadline feasibility model, decided in milliseconds where this model's bound on a max of linear terms
+stays far below the optimum at n = 200); ``bisect=false`` keeps the single model, the cross-check.
+The task cap (:data:`MAX_TASKS`) is this model's; the bisection has none.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from ..bounds import lower_bound
 from ..instance import OnlineInstance
 from ..metrics import with_objectives
 from ..schedule import COMPLETED
+from .bisect import solve_max
 from .offline import StartWindows, schedule_from_starts, start_windows
 
 MAX_TASKS = 100
@@ -86,6 +92,9 @@ def integer_costs(w: StartWindows) -> IntegerCosts:
 @dataclass(frozen=True)
 class CpSatOptions(MethodOptions):
     workers: int = option(0, "CP-SAT search workers (0: the machine's cores)", min=0)
+    bisect: bool = option(
+        True, "max flow and max stretch: bisection on deadline feasibility (false: one model minimising the max)"
+    )
 
 
 @method("online", "cpsat", exact=True, options=CpSatOptions)
@@ -93,10 +102,12 @@ class CpSatOptions(MethodOptions):
 def solve_cpsat(
     instance: OnlineInstance, *, time_limit: float | None, seed: int | None, verbose: bool, options: CpSatOptions
 ) -> Result:
-    """Offline non-preemptive optimum: CP-SAT with a cumulative constraint (integer data, small n)."""
+    """Offline non-preemptive optimum: CP-SAT with a cumulative constraint (integer data; the maxima by bisection)."""
     from ortools.sat.python import cp_model
 
     deadline = Deadline(time_limit)
+    if options.bisect and instance.objective.startswith("max-"):
+        return solve_max(instance, deadline, seed, options.workers)
     w = start_windows(instance, "cpsat", max_tasks=MAX_TASKS, max_starts=MAX_STARTS)
     costs = integer_costs(w)
     model, offsets, objective = _build(cp_model, w, costs)
