@@ -29,8 +29,14 @@ import numpy as np
 from ...core import Deadline, Result, Status, run_cpsat
 from ..instance import OnlineInstance
 from ..metrics import objective_value
-from ..schedule import COMPLETED, OnlineSchedule
-from .offline import best_policy_schedule, check_integer, contributions, schedule_from_starts
+from .offline import (
+    add_processors,
+    best_policy_schedule,
+    check_integer,
+    contributions,
+    schedule_from_starts,
+    starts_of,
+)
 
 #: relative tolerance when a value is compared with a contribution F / d (floating division)
 _TOLERANCE = 1e-9
@@ -70,16 +76,7 @@ def _probe(
     model = cp_model.CpModel()
     starts = [model.new_int_var(int(r[j]), int(latest[j]), f"s{j}") for j in range(instance.n)]
     runs = [model.new_fixed_size_interval_var(starts[j], int(p[j]), f"run{j}") for j in range(instance.n)]
-    if instance.processors == 1:
-        model.add_no_overlap(runs)
-    else:
-        model.add_cumulative(runs, [1] * instance.n, instance.processors)
-    same: dict[tuple[int, int], list[int]] = {}
-    for j in range(instance.n):
-        same.setdefault((int(r[j]), int(p[j])), []).append(j)
-    for group in same.values():  # interchangeable tasks (same window): ordered starts
-        for a, b in zip(group, group[1:], strict=False):
-            model.add(starts[a] <= starts[b])
+    add_processors(model, instance, runs, starts)
     for j in range(instance.n):
         model.add_hint(starts[j], int(min(max(hint[j], r[j]), latest[j])))
     run = run_cpsat(model, deadline, seed=seed, workers=workers, params={"stop_after_first_solution": True})
@@ -88,13 +85,6 @@ def _probe(
     if not run.has_solution:
         return None
     return np.array([run.value(s) for s in starts], dtype=np.int64)
-
-
-def _starts(schedule: OnlineSchedule, n: int) -> np.ndarray:
-    out = np.zeros(n, dtype=np.int64)
-    done = schedule.outcome == COMPLETED
-    out[schedule.task[done]] = np.rint(schedule.start[done]).astype(np.int64)
-    return out
 
 
 def solve_max(instance: OnlineInstance, deadline: Deadline, seed: int | None, workers: int) -> Result:
@@ -108,7 +98,7 @@ def solve_max(instance: OnlineInstance, deadline: Deadline, seed: int | None, wo
     while lower < best_value * (1 - _TOLERANCE) and not deadline.expired():
         v = max(lower, (lower + best_value) / 2)
         stats["probes"] += 1
-        found = _probe(instance, g.largest_flow(v), _starts(best, instance.n), deadline, seed, workers)
+        found = _probe(instance, g.largest_flow(v), starts_of(best, instance.n), deadline, seed, workers)
         if found is None:
             break
         if found is False:

@@ -35,9 +35,8 @@ from ...core import Deadline, MethodOptions, Result, Status, method, option, run
 from ..bounds import lower_bound
 from ..instance import OnlineInstance
 from ..metrics import with_objectives
-from ..schedule import COMPLETED
 from .bisect import solve_max
-from .offline import StartWindows, schedule_from_starts, start_windows
+from .offline import StartWindows, add_processors, schedule_from_starts, start_windows, starts_of
 
 MAX_TASKS = 100
 MAX_STARTS = 400_000
@@ -111,7 +110,7 @@ def solve_cpsat(
     w = start_windows(instance, "cpsat", max_tasks=MAX_TASKS, max_starts=MAX_STARTS)
     costs = integer_costs(w)
     model, offsets, objective = _build(cp_model, w, costs)
-    start_of_incumbent = _incumbent_starts(w)
+    start_of_incumbent = starts_of(w.incumbent, instance.n)
     for j, o in enumerate(offsets):
         model.add_hint(o, int(start_of_incumbent[j] - w.first[j]))
     run = run_cpsat(model, deadline, seed=seed, workers=options.workers, verbose=verbose)
@@ -160,16 +159,7 @@ def _build(cp_model: Any, w: StartWindows, costs: IntegerCosts) -> tuple[Any, li
             g = model.new_int_var(int(table.min()), int(table.max()), f"g{j}")
             model.add_element(o, [int(x) for x in table], g)
             terms.append(g)
-    if inst.processors == 1:
-        model.add_no_overlap(intervals)
-    else:
-        model.add_cumulative(intervals, [1] * inst.n, inst.processors)
-    groups: dict[tuple[int, int], list[int]] = {}
-    for j in range(inst.n):
-        groups.setdefault((int(w.first[j]), int(p[j])), []).append(j)
-    for same in groups.values():  # interchangeable tasks: ordered starts
-        for a, b in zip(same, same[1:], strict=False):
-            model.add(offsets[a] <= offsets[b])
+    add_processors(model, inst, intervals, offsets)  # equal releases: offsets order like the starts
     if w.kind == "max":
         z = model.new_int_var(0, int(max(int(t.max()) for t in costs.tables)), "z")
         for term in terms:
@@ -178,11 +168,3 @@ def _build(cp_model: Any, w: StartWindows, costs: IntegerCosts) -> tuple[Any, li
     else:
         model.minimize(sum(terms))
     return model, offsets, terms
-
-
-def _incumbent_starts(w: StartWindows) -> np.ndarray:
-    s = w.incumbent
-    starts = np.zeros(w.instance.n, dtype=np.int64)
-    done = s.outcome == COMPLETED
-    starts[s.task[done]] = np.rint(s.start[done]).astype(np.int64)
-    return starts

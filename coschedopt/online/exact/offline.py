@@ -20,6 +20,7 @@ and no task completes after max_j r_j + Σ_j p_j (left-shift any schedule).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -139,3 +140,27 @@ def schedule_from_starts(instance: OnlineInstance, starts: np.ndarray) -> Online
         free_at[i] = s + float(instance.time[j])
         runs.append((j, i, s, free_at[i], COMPLETED))
     return OnlineSchedule.from_runs(runs, task_names=instance.task_names)
+
+
+def starts_of(schedule: OnlineSchedule, n: int) -> np.ndarray:
+    """The integer start of every completed task of ``schedule`` (0 for the others): a solver's hint."""
+    out = np.zeros(n, dtype=np.int64)
+    done = schedule.outcome == COMPLETED
+    out[schedule.task[done]] = np.rint(schedule.start[done]).astype(np.int64)
+    return out
+
+
+def add_processors(model: Any, instance: OnlineInstance, runs: list[Any], starts: list[Any]) -> None:
+    """The CP-SAT constraints every time-indexed model of the family shares: at most m of the fixed-size
+    intervals ``runs`` at a time (no-overlap when m = 1), and interchangeable tasks (equal release and
+    size) started in index order (``starts``: each task's start, or any variable that orders like it)."""
+    if instance.processors == 1:
+        model.add_no_overlap(runs)
+    else:
+        model.add_cumulative(runs, [1] * instance.n, instance.processors)
+    same: dict[tuple[float, float], list[int]] = {}
+    for j in range(instance.n):
+        same.setdefault((float(instance.release[j]), float(instance.time[j])), []).append(j)
+    for group in same.values():
+        for a, b in zip(group, group[1:], strict=False):
+            model.add(starts[a] <= starts[b])
