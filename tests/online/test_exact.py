@@ -64,7 +64,7 @@ def test_stretch_weights_scale_exactly_when_they_can_and_round_with_a_bound_othe
     assert close(res.objective, cs.solve(primes, "milp").objective)
 
 
-@pytest.mark.parametrize("method", ["milp", "cpsat"])
+@pytest.mark.parametrize("method", ["milp", "cpsat", "lpfix"])
 def test_non_integer_data_is_refused_naming_the_task(method):
     inst = OnlineInstance([0, 1.5], [2, 3], 1)
     with pytest.raises(MethodRefused, match="integer releases and times, got 1.5") as err:
