@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 
 import coschedopt as cs
-from coschedopt.core import MethodRefused, Status
+from coschedopt.core import Deadline, MethodRefused, Status
 from coschedopt.online import validate_schedule
-from coschedopt.online.exact.lpfix import TimeIndexed, lp_order_starts
+from coschedopt.online.exact.lpfix import TimeIndexed, improve_order, list_total, lp_orders
 from coschedopt.online.exact.offline import schedule_from_starts, start_windows
 from coschedopt.online.generate import random_instance
 from coschedopt.online.metrics import objective_value
@@ -64,16 +64,24 @@ def test_the_lp_bounds_the_optimum_and_fixing_keeps_it(objective):
     assert res.stats["columns"] > 0
 
 
-def test_list_scheduling_in_the_lps_order_is_a_valid_left_shifted_schedule():
+def test_list_scheduling_and_its_local_search_give_valid_left_shifted_schedules():
     inst = random_instance(30, 3, objective="sum-flow", seed=1)
     model = TimeIndexed.of(start_windows(inst, "lpfix", max_tasks=30, max_starts=10**6))
     x = np.zeros(model.columns)
-    x[model.offset[:-1]] = 1.0  # every task at its release: the order of the releases
-    starts = lp_order_starts(inst, model, x)
-    schedule = schedule_from_starts(inst, starts)
+    x[model.offset[:-1]] = 1.0  # every task at its release: every order is the order of the releases
+    orders = lp_orders(model, x)
+    assert all(sorted(o) == list(range(inst.n)) for o in orders)
+    total, starts = list_total(inst, model, orders[0])
+    schedule = schedule_from_starts(inst, np.array(starts))
     validate_schedule(inst, schedule)
-    assert (starts >= inst.release).all()
-    assert close(model.total(starts), objective_value(inst, schedule.completion_times(inst)))
+    assert close(total, objective_value(inst, schedule.completion_times(inst)))
+    shuffled = orders[0][:]
+    for a in (0, 5, 11):
+        shuffled[a], shuffled[a + 1] = shuffled[a + 1], shuffled[a]
+    start_total, _ = list_total(inst, model, shuffled)
+    better, order = improve_order(inst, model, shuffled, Deadline(10.0))
+    assert start_total < float("inf") and better <= start_total and close(better, list_total(inst, model, order)[0])
+    validate_schedule(inst, schedule_from_starts(inst, np.array(list_total(inst, model, order)[1])))
 
 
 def test_the_maxima_are_refused_naming_the_method_to_use():

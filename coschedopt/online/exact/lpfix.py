@@ -14,9 +14,11 @@ MIP over the starts left has the instance's optimum (or U's schedule) as its opt
 
 Three steps, each within the time left:
 
-1. the LP (dual simplex); the incumbent is the best of the policies (:func:`.offline.best_policy_schedule`)
-   and of list scheduling in the order of the LP's mean starts (each task, in that order, on the
-   processor free first, at its release at the earliest);
+1. the LP; the incumbent is the best of the policies (:func:`.offline.best_policy_schedule`) and of list
+   scheduling (each task, in a list's order, on the processor free first, at its release at the
+   earliest) over the LP's orders (mean start, α-points), each improved by a local search that moves
+   one task a few places (a tenth of the time left, at most 10 s): the MIPs below keep only the
+   starts this incumbent leaves, so its quality sets their size;
 2. the MIP over the starts with d <= δ, δ = ``restrict`` x (U - z), within a quarter of the time left:
    it is small and its optimum V is often the instance's; if V <= z + δ it is proven (every schedule
    using a start beyond δ costs more than z + δ); if not, δ is tripled while below U - z;
@@ -79,6 +81,14 @@ class TimeIndexed:
     def columns(self) -> int:
         return int(self.cost.size)
 
+    @property
+    def release(self) -> list[int]:
+        return self.windows.instance.release.astype(np.int64).tolist()
+
+    @property
+    def time(self) -> list[int]:
+        return self.windows.instance.time.astype(np.int64).tolist()
+
     def highs(self, upper: np.ndarray, integer: bool) -> Any:
         """A HiGHS holding the model with column upper bounds ``upper`` (0 fixes a start out)."""
         import highspy
@@ -137,18 +147,66 @@ class TimeIndexed:
         return float(self.cost[cols].sum()) if cols is not None else float("inf")
 
 
-def lp_order_starts(instance: OnlineInstance, model: TimeIndexed, x: np.ndarray) -> np.ndarray:
-    """List scheduling in the order of the LP's mean start Σ_s s x_{j,s}: each task on the processor free
-    first, at its release at the earliest (a left-shifted schedule, integer starts)."""
-    mean = np.zeros(instance.n)
+def list_total(instance: OnlineInstance, model: TimeIndexed, order: list[int]) -> tuple[float, list[int]]:
+    """List scheduling of ``order`` (each task on the processor free first, at its release at the earliest: a
+    left-shifted schedule with integer starts) and its Σ_j c_{j, s_j} (inf when a start leaves its window).
+
+    Every schedule is matched or beaten by the list of its own start order (the processors' free times stay
+    below the schedule's, task by task), so a search over orders can reach the optimum."""
+    release, time = model.release, model.time
+    first, costs = model.windows.first.tolist(), model.windows.costs
+    free = [0] * instance.processors
+    total, starts = 0.0, [0] * instance.n
+    for j in order:
+        i = min(range(len(free)), key=free.__getitem__)
+        s = free[i] if free[i] > release[j] else release[j]
+        free[i] = s + time[j]
+        starts[j] = s
+        k = s - first[j]
+        if k >= len(costs[j]):
+            return float("inf"), starts
+        total += costs[j][k]
+    return total, starts
+
+
+def lp_orders(model: TimeIndexed, x: np.ndarray) -> list[list[int]]:
+    """The task orders an LP solution ``x`` suggests: by mean start Σ_s s x_{j,s}, and by α-point (the first
+    start where task j's cumulated x reaches α) for α = 0.2, 0.5 and 0.8; ties by size."""
+    n = len(model.offset) - 1
+    mean = np.zeros(n)
     np.add.at(mean, model.task, model.start * x)
-    free = np.zeros(instance.processors)
-    starts = np.zeros(instance.n, dtype=np.int64)
-    for j in np.lexsort((instance.time, mean)).tolist():
-        i = int(np.argmin(free))
-        starts[j] = int(max(free[i], instance.release[j]))
-        free[i] = starts[j] + instance.time[j]
-    return starts
+    cumulated = np.cumsum(x)
+    before = np.r_[0.0, cumulated][model.offset[:-1]]  # each task's cumulated x before its first column
+    reached = cumulated - before[model.task]
+    orders = [np.lexsort((model.time, mean))]
+    for alpha in (0.2, 0.5, 0.8):
+        point = np.full(n, np.inf)
+        hit = reached >= alpha - 1e-9
+        np.minimum.at(point, model.task[hit], model.start[hit])
+        orders.append(np.lexsort((model.time, point)))
+    return [o.tolist() for o in orders]
+
+
+def improve_order(
+    instance: OnlineInstance, model: TimeIndexed, order: list[int], deadline: Deadline, reach: int = 4
+) -> tuple[float, list[int]]:
+    """First-improvement local search over list orders: move one task up to ``reach`` places earlier or
+    later while the total falls, until no move helps or ``deadline`` expires.  Returns (total, order)."""
+    best, _ = list_total(instance, model, order)
+    n, i = len(order), 0
+    while i < n and not deadline.expired():
+        moved = False
+        for k in range(max(0, i - reach), min(n, i + reach + 1)):
+            if k == i:
+                continue
+            trial = order[:i] + order[i + 1 :]
+            trial.insert(k, order[i])
+            total, _ = list_total(instance, model, trial)
+            if total < best - 1e-9:
+                best, order, moved = total, trial, True
+                break
+        i = max(0, i - reach) if moved else i + 1
+    return best, order
 
 
 @dataclass(frozen=True)
@@ -199,9 +257,12 @@ def solve_lpfix(
     stats["lp_value"] = w.value(max(z, 0.0))
     tol = 1e-6 * max(1.0, abs(z))
 
-    listed = lp_order_starts(instance, model, np.asarray(solution.col_value))
-    if model.total(listed) < best_total:
-        best, best_total = schedule_from_starts(instance, listed), model.total(listed)
+    search = deadline.share(0.1, cap=10.0)  # the local search's share of the time left
+    for order in lp_orders(model, np.asarray(solution.col_value)):
+        total, order = improve_order(instance, model, order, search)
+        if total < best_total:
+            best, best_total = schedule_from_starts(instance, np.array(list_total(instance, model, order)[1])), total
+    stats["list_search_value"] = w.value(best_total)
     if best_total <= z + tol:
         return result(Status.OPTIMAL, best, z, True, "")
 
