@@ -685,6 +685,61 @@ def online_speed(records: Records) -> str:
     return head + "\n" + table(headers, body) + "\n"
 
 
+def online_scale(records: Records) -> str:
+    rec = records["online-scale"]
+    rows = exported_rows(rec)
+    chapter = [r for r in rows if r["group"] in ("sum-flow", "sum-stretch", "max-stretch")]
+    head = (
+        "**The offline optimum at n = 100 and 200** (m = 3, offered load 0.9, heavy-tailed integer sizes up to 50, "
+        "seeds 0-4, 60 s): `lpfix` (the time-indexed LP, reduced-cost fixing, the MIP over the starts left) on the "
+        "sums and L2 norms, `cpsat` (one worker; the maxima by bisection on deadline feasibility) and `milp` beside "
+        f"it on the same instances ({_suite_head(rec, 'online-scale', 'online-scale.sqlite', jobs=2)}): seeds proven "
+        "optimal and the method's own seconds; refused: the method takes no instance of that size (`milp` above 60 "
+        "tasks, `cpsat`'s single model above 100).\n"
+    )
+    gaps = (
+        "**The nine policies against the optimum** in the same run, for the objectives chapter 3 discusses: "
+        "objective / optimum - 1 over the seeds whose optimum is proven (elsewhere, the certified gap to the best "
+        "bound). SRPT and GSRPT preempt: they may end below the non-preemptive optimum.\n"
+    )
+    return exact_and_gaps(head, rows, gaps, chapter)
+
+
+def locality_scale(records: Records) -> str:
+    rec = records["locality-scale"]
+    rows = exported_rows(rec)
+    head = (
+        "**The optima at n = 50, 100 and 200** (m = 32 in k = 4 clusters, seeds 0-4, 60 s): `cpsat` on one worker "
+        "under each constraint (the clusters' dual feasible bound, the chained relaxations; "
+        f"{_suite_head(rec, 'locality-scale', 'locality-scale.sqlite', jobs=2)}): seeds proven optimal and the "
+        "method's own seconds.\n"
+    )
+    gaps = (
+        "**The proofs' algorithms against the optimum** in the same run: makespan / optimum - 1 over the seeds "
+        "whose optimum is proven (elsewhere, the certified gap to the best bound).\n"
+    )
+    return exact_and_gaps(head, rows, gaps)
+
+
+def exact_and_gaps(head: str, rows: list[dict], gaps: str, gap_rows: list[dict] | None = None) -> str:
+    """A scale block: ``head``, the exact methods' times per group and n (:func:`exact_times`), ``gaps`` and the
+    heuristics' true gaps (:func:`coschedopt.bench.report.true_gap_rows`) over ``gap_rows`` (default ``rows``)."""
+    from coschedopt.bench.report import true_gap_rows
+
+    headers, body = exact_times(rows, ("group", "n"))
+    gap_headers, gap_body = true_gap_rows(rows if gap_rows is None else gap_rows)
+    return (
+        head
+        + "\n"
+        + table(headers, body, "|---|---|---:|---:|---:|---:|---:|")
+        + "\n\n"
+        + gaps
+        + "\n"
+        + table(gap_headers, gap_body, "|---|---:|---|---:|---:|---:|---:|")
+        + "\n"
+    )
+
+
 def exact_times(rows: list[dict], sizes: tuple[str, ...]) -> tuple[list[str], list[list[str]]]:
     """(headers, rows) of the exact methods' times in an exported table: per method and the values of the
     ``sizes`` columns, the seeds proven optimal, the median and largest seconds of the method's own time,
@@ -699,6 +754,9 @@ def exact_times(rows: list[dict], sizes: tuple[str, ...]) -> tuple[list[str], li
         secs = [float(r["runtime_s"]) for r in rs]
         gaps = [float(r["gap"]) for r in rs if r["status"] != "OPTIMAL" and r.get("gap") is not None]
         proven = sum(r["status"] == "OPTIMAL" for r in rs)
+        if all(r["status"] == "ERROR" for r in rs):  # the method refuses the size: no time to show
+            body.append([str(v) for v in key] + ["refused", "–", "–", "–"])
+            continue
         body.append(
             [str(v) for v in key]
             + [f"{proven}/{len(rs)}", f"{statistics.median(secs):.3g}", f"{max(secs):.3g}"]
@@ -729,12 +787,8 @@ def hybrid_exact(records: Records) -> str:
 
 
 def hybrid_scale(records: Records) -> str:
-    from coschedopt.hybrid.report import gap_rows
-
     rec = records["hybrid-scale"]
     rows = exported_rows(rec)
-    headers, body = exact_times(rows, ("group", "n"))
-    gap_headers, gap_body = gap_rows(rows)
     head = (
         "**At the literature's scale**: `colgen` on the random instances at n = 200-1,000 (m = 8, k = 2) and n = 200 "
         "(m = 32, k = 8), seeds 0-4, 60 s (120 s at n = 1,000), and on the thesis's SWDUAL workload (Tables "
@@ -747,16 +801,7 @@ def hybrid_scale(records: Records) -> str:
         "**The approximations' and heuristics' true gaps** in the same run: makespan / optimum - 1 over the seeds "
         "whose optimum is proven (elsewhere, the certified gap to the best bound).\n"
     )
-    return (
-        head
-        + "\n"
-        + table(headers, body, "|---|---|---:|---:|---:|---:|---:|")
-        + "\n\n"
-        + gaps
-        + "\n"
-        + table(gap_headers, gap_body, "|---|---:|---|---:|---:|---:|---:|")
-        + "\n"
-    )
+    return exact_and_gaps(head, rows, gaps)
 
 
 def hybrid_speed(records: Records) -> str:
@@ -841,6 +886,7 @@ def locality_paper(records: Records) -> str:
 
 BLOCKS: dict[str, Block] = {
     "online-speed": Block(("online-speed",), online_speed),
+    "online-scale": Block(("online-scale",), online_scale),
     "frontier": Block(("frontier",), frontier),
     "pack-table1": Block(("pack-table1",), pack_table1),
     "pack-w2": Block(("pack_bnp_w2_triplets",), pack_w2),
@@ -854,6 +900,7 @@ BLOCKS: dict[str, Block] = {
     "hybrid-speed": Block(("hybrid-speed",), hybrid_speed),
     "hybrid-paper": Block(("paper-hybrid",), hybrid_paper),
     "locality-paper": Block(("paper-locality",), locality_paper),
+    "locality-scale": Block(("locality-scale",), locality_scale),
     "evolving-tables": Block(("paper-evolving",), evolving_tables),
     "evolving-optimum": Block(("evolving-optimum",), evolving_optimum),
     "evolving-target": Block(("frontier",), evolving_target),

@@ -140,6 +140,11 @@ def test_the_exact_times_count_the_proven_seeds_and_the_largest_gap_left_per_met
     rows = [row("colgen", 30, "OPTIMAL", 1.0, 0.0), row("colgen", 30, "OPTIMAL", 3.0, 0.0)]
     rows += [row("milp", 30, "OPTIMAL", 10.0, 0.0), row("milp", 30, "TIME_LIMIT", 60.0, 0.012)]
     rows.append({"exact": False, "method": "dual2", "n": 30, "status": "FEASIBLE", "runtime_s": 0.1, "gap": 0.1})
+    rows += [row("milp", 100, "ERROR", 0.001, None), row("milp", 100, "ERROR", 0.001, None)]  # refused: no time
     headers, body = readme.exact_times(rows, ("n",))
     assert headers == ["method", "n", "proven", "median s", "max s", "largest gap left"]
-    assert body == [["colgen", "30", "2/2", "2", "3", "–"], ["milp", "30", "1/2", "35", "60", "1.2 %"]]
+    assert body == [
+        ["colgen", "30", "2/2", "2", "3", "–"],
+        ["milp", "30", "1/2", "35", "60", "1.2 %"],
+        ["milp", "100", "refused", "–", "–", "–"],
+    ]

@@ -6,9 +6,6 @@
 * the heuristics' ratios: per group and method, the mean and largest ratio of the
   makespan to the proven optimum (where every instance of the group has one) or
   else to the best certified bound;
-* the true gaps (:func:`gap_rows`, the ``hybrid-scale`` block of the results page): per group,
-  n and method, the mean and largest gap to the optimum over the instances where it is
-  proven, and the largest certified gap elsewhere;
 * the speed of repeated calls (``hybrid-speed``): per method on one instance, the median
   and smallest seconds of its own time, a worker's first call (which loads the compiled
   list-scheduling loop) not counted.
@@ -127,30 +124,3 @@ def hybrid_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: st
     if body:
         sections.append(Section("Ratios of the approximations and heuristics", 3, [Table(headers, body)]))
     return sections
-
-
-def gap_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """(headers, rows): per group, n and approximation or heuristic, the true gap (makespan / optimum - 1) over
-    the instances whose optimum is proven, mean and max, and the largest certified gap (to the best bound) over
-    the others."""
-    runs: dict[tuple[str, int, str], list[dict[str, Any]]] = defaultdict(list)
-    for r in rows:
-        if _ok(r) and not r.get("exact"):
-            runs[(r["group"], int(r["n"]), r["method_label"])].append(r)
-    headers = ["group", "n", "method", "optimum proven", "mean gap", "max gap", "largest gap to the bound elsewhere"]
-    out = []
-    for (group, n, label), rs in sorted(runs.items()):
-        true = [max(0.0, float(r["gap_to_best"])) for r in rs if r.get("best_known_proven")]  # no -0.00 %
-        certified = [float(r["gap_to_bound"]) for r in rs if not r.get("best_known_proven")]
-        out.append(
-            [
-                group,
-                f"{n:,}",
-                label,
-                f"{len(true)}/{len(rs)}",
-                f"{100 * statistics.fmean(true):.2f} %" if true else "–",
-                f"{100 * max(true):.2f} %" if true else "–",
-                f"{100 * max(certified):.2f} %" if certified else "–",
-            ]
-        )
-    return headers, out

@@ -12,6 +12,7 @@ import pytest
 
 import coschedopt as cs
 from coschedopt.bench import load_suite, result_table, run_suite, write_report, write_table
+from coschedopt.bench.report import true_gap_rows
 from coschedopt.core import InputError
 
 from . import toy_family  # noqa: F401  (registers the test-only family "toy")
@@ -202,3 +203,29 @@ def test_parquet_export_or_a_clear_message(quick_db, tmp_path):
         assert back.num_rows == len(table.rows) and back.column_names == table.columns
     with pytest.raises(InputError, match=r"\.csv, \.json or \.parquet"):
         write_table(table, tmp_path / "r.xlsx")
+
+
+def test_gap_table_takes_the_true_gap_where_the_optimum_is_proven_and_the_bound_elsewhere():
+    def row(instance, label, objective, proven, exact=False):
+        return {
+            "group": "g",
+            "n": 200,
+            "instance": instance,
+            "method_label": label,
+            "objective": objective,
+            "status": "OPTIMAL" if exact else "FEASIBLE",
+            "exact": exact,
+            "best_known_proven": proven,
+            "gap_to_best": objective / 100.0 - 1,
+            "gap_to_bound": objective / 99.0 - 1,
+        }
+
+    rows = [row("a", "colgen", 100.0, True, exact=True), row("a", "heft", 102.0, True), row("b", "heft", 104.0, True)]
+    rows += [row("c", "heft", 109.89, False)]
+    rows += [row("a", "srpt", 97.0, True), row("b", "srpt", 100.0 - 1e-12, True)]  # a preemptive reference; a rounding
+    headers, body = true_gap_rows(rows)
+    assert headers[3:6] == ["optimum proven", "mean gap", "max gap"]
+    assert body == [  # colgen is the reference, not a row
+        ["g", "200", "heft", "2/3", "3.00 %", "4.00 %", "11.00 %"],
+        ["g", "200", "srpt", "2/2", "-1.50 %", "0.00 %", "–"],
+    ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from coschedopt.hybrid.report import gap_rows, hybrid_sections, ratio_rows, speed_rows, swdual_rows
+from coschedopt.hybrid.report import hybrid_sections, ratio_rows, speed_rows, swdual_rows
 
 
 def _row(group, instance, label, objective, best_known, proven, bound, exact=False):
@@ -67,25 +67,3 @@ def test_speed_table_takes_the_median_of_the_repeated_calls_without_each_workers
     headers, body = speed_rows(rows)
     assert headers == ["method", "n", "calls", "median s", "min s", "makespan", "lower bound"]
     assert body == [["dual2", "100,000", "3", "0.200", "0.100", "7", "6.5"]]  # heft ran once: nothing to time
-
-
-def test_gap_table_takes_the_true_gap_where_the_optimum_is_proven_and_the_bound_elsewhere():
-    def row(instance, label, objective, proven, exact=False):
-        return {
-            "group": "g",
-            "n": 200,
-            "instance": instance,
-            "method_label": label,
-            "objective": objective,
-            "status": "OPTIMAL" if exact else "FEASIBLE",
-            "exact": exact,
-            "best_known_proven": proven,
-            "gap_to_best": objective / 100.0 - 1,
-            "gap_to_bound": objective / 99.0 - 1,
-        }
-
-    rows = [row("a", "colgen", 100.0, True, exact=True), row("a", "heft", 102.0, True), row("b", "heft", 104.0, True)]
-    rows += [row("c", "heft", 109.89, False)]
-    headers, body = gap_rows(rows)
-    assert headers[3:6] == ["optimum proven", "mean gap", "max gap"]
-    assert body == [["g", "200", "heft", "2/3", "3.00 %", "4.00 %", "11.00 %"]]  # colgen is the reference, not a row
