@@ -1,6 +1,8 @@
-"""Hypothesis strategies for small online instances and policy settings."""
+"""Hypothesis strategies for small online instances and policy settings, and the tests' tolerance on objectives."""
 
 from __future__ import annotations
+
+import math
 
 from hypothesis import strategies as st
 
@@ -36,3 +38,8 @@ def policy_runs(draw, m: int, policies: tuple[str, ...] = tuple(POLICIES)):
         strict_preemption=draw(st.booleans()),
         count_when_idle=draw(st.booleans()),
     )
+
+
+def close(a: float, b: float) -> bool:
+    """Equal objectives up to the solvers' tolerance (relative and absolute 1e-6)."""
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6)

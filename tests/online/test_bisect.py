@@ -4,7 +4,6 @@ against its single model (``bisect=false``) and the MILP, its time limit, and it
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import pytest
 from hypothesis import given, settings
@@ -16,11 +15,7 @@ from coschedopt.online import validate_schedule
 from coschedopt.online.generate import random_instance
 from coschedopt.online.simulators.reference import brute_force_optimum
 
-from .strategies import online_instances
-
-
-def close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6)
+from .strategies import close, online_instances
 
 
 @settings(max_examples=120, deadline=None)

@@ -3,8 +3,6 @@ random instances, refusals, time limits and the lower bounds."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -21,11 +19,7 @@ from coschedopt.online.simulators.policies import simulate
 from coschedopt.online.simulators.reference import brute_force_optimum
 from coschedopt.online.simulators.rules import POLICIES, PolicyRun
 
-from .strategies import online_instances
-
-
-def close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6)
+from .strategies import close, online_instances
 
 
 @pytest.mark.slow

@@ -3,8 +3,6 @@ as brute force, ``milp`` and ``cpsat``; its LP value bounds the optimum; the max
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -18,13 +16,9 @@ from coschedopt.online.generate import random_instance
 from coschedopt.online.metrics import objective_value
 from coschedopt.online.simulators.reference import brute_force_optimum
 
-from .strategies import online_instances
+from .strategies import close, online_instances
 
 SUMS = ("sum-flow", "sum-stretch", "l2-flow", "l2-stretch")
-
-
-def close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-6)
 
 
 @pytest.mark.slow
@@ -79,9 +73,10 @@ def test_list_scheduling_and_its_local_search_give_valid_left_shifted_schedules(
     for a in (0, 5, 11):
         shuffled[a], shuffled[a + 1] = shuffled[a + 1], shuffled[a]
     start_total, _ = list_total(inst, model, shuffled)
-    better, order = improve_order(inst, model, shuffled, Deadline(10.0))
+    better, order, starts = improve_order(inst, model, shuffled, Deadline(10.0))
     assert start_total < float("inf") and better <= start_total and close(better, list_total(inst, model, order)[0])
-    validate_schedule(inst, schedule_from_starts(inst, np.array(list_total(inst, model, order)[1])))
+    assert starts == list_total(inst, model, order)[1]  # the best list's starts, returned with it
+    validate_schedule(inst, schedule_from_starts(inst, np.array(starts)))
 
 
 def test_the_maxima_are_refused_naming_the_method_to_use():

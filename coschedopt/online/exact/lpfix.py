@@ -34,6 +34,7 @@ time-indexed); no task cap, the (task, start) pairs are capped at :data:`MAX_STA
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -81,30 +82,41 @@ class TimeIndexed:
     def columns(self) -> int:
         return int(self.cost.size)
 
-    @property
+    # the releases, sizes and first starts as Python integers, for list scheduling's inner loop
+    @cached_property
     def release(self) -> list[int]:
         return self.windows.instance.release.astype(np.int64).tolist()
 
-    @property
+    @cached_property
     def time(self) -> list[int]:
         return self.windows.instance.time.astype(np.int64).tolist()
 
-    def highs(self, upper: np.ndarray, integer: bool) -> Any:
-        """A HiGHS holding the model with column upper bounds ``upper`` (0 fixes a start out)."""
-        import highspy
+    @cached_property
+    def first(self) -> list[int]:
+        return self.windows.first.astype(np.int64).tolist()
 
+    @cached_property
+    def matrix(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """(column starts, row indices, horizon) of the constraint matrix, column-wise, all coefficients 1:
+        built once, shared by the LP and every MIP."""
         inst = self.windows.instance
-        n, m = inst.n, inst.processors
         p = inst.time.astype(np.int64)[self.task]
         horizon = int((self.start + p).max())
-        per_column = 1 + p
-        col_start = np.r_[0, np.cumsum(per_column)].astype(np.int32)
+        col_start = np.r_[0, np.cumsum(1 + p)].astype(np.int32)
         index = np.empty(int(col_start[-1]), dtype=np.int32)
         index[col_start[:-1]] = self.task
         running = np.ones(index.size, dtype=bool)
         running[col_start[:-1]] = False
         first = np.repeat(col_start[:-1] + 1, p)  # where each column's capacity entries begin
-        index[running] = n + np.repeat(self.start, p) + (np.flatnonzero(running) - first)
+        index[running] = inst.n + np.repeat(self.start, p) + (np.flatnonzero(running) - first)
+        return col_start, index, horizon
+
+    def highs(self, upper: np.ndarray, integer: bool) -> Any:
+        """A HiGHS holding the model with column upper bounds ``upper`` (0 fixes a start out)."""
+        import highspy
+
+        n, m = self.windows.instance.n, self.windows.instance.processors
+        col_start, index, horizon = self.matrix
         h = quiet_highs()
         N = self.columns
         h.passModel(
@@ -153,8 +165,7 @@ def list_total(instance: OnlineInstance, model: TimeIndexed, order: list[int]) -
 
     Every schedule is matched or beaten by the list of its own start order (the processors' free times stay
     below the schedule's, task by task), so a search over orders can reach the optimum."""
-    release, time = model.release, model.time
-    first, costs = model.windows.first.tolist(), model.windows.costs
+    release, time, first, costs = model.release, model.time, model.first, model.windows.costs
     free = [0] * instance.processors
     total, starts = 0.0, [0] * instance.n
     for j in order:
@@ -189,10 +200,11 @@ def lp_orders(model: TimeIndexed, x: np.ndarray) -> list[list[int]]:
 
 def improve_order(
     instance: OnlineInstance, model: TimeIndexed, order: list[int], deadline: Deadline, reach: int = 4
-) -> tuple[float, list[int]]:
+) -> tuple[float, list[int], list[int]]:
     """First-improvement local search over list orders: move one task up to ``reach`` places earlier or
-    later while the total falls, until no move helps or ``deadline`` expires.  Returns (total, order)."""
-    best, _ = list_total(instance, model, order)
+    later while the total falls, until no move helps or ``deadline`` expires.  Returns (total, order, starts)
+    of the best list."""
+    best, starts = list_total(instance, model, order)
     n, i = len(order), 0
     while i < n and not deadline.expired():
         moved = False
@@ -201,12 +213,12 @@ def improve_order(
                 continue
             trial = order[:i] + order[i + 1 :]
             trial.insert(k, order[i])
-            total, _ = list_total(instance, model, trial)
+            total, trial_starts = list_total(instance, model, trial)
             if total < best - 1e-9:
-                best, order, moved = total, trial, True
+                best, order, starts, moved = total, trial, trial_starts, True
                 break
         i = max(0, i - reach) if moved else i + 1
-    return best, order
+    return best, order, starts
 
 
 @dataclass(frozen=True)
@@ -259,9 +271,9 @@ def solve_lpfix(
 
     search = deadline.share(0.1, cap=10.0)  # the local search's share of the time left
     for order in lp_orders(model, np.asarray(solution.col_value)):
-        total, order = improve_order(instance, model, order, search)
+        total, _, starts = improve_order(instance, model, order, search)
         if total < best_total:
-            best, best_total = schedule_from_starts(instance, np.array(list_total(instance, model, order)[1])), total
+            best, best_total = schedule_from_starts(instance, np.array(starts)), total
     stats["list_search_value"] = w.value(best_total)
     if best_total <= z + tol:
         return result(Status.OPTIMAL, best, z, True, "")
@@ -294,8 +306,9 @@ def solve_lpfix(
         nonlocal best, best_total
         if run.has_solution:
             starts = model.starts_from(np.asarray(run.solver.getSolution().col_value))
-            if model.total(starts) < best_total:
-                best, best_total = schedule_from_starts(instance, starts), model.total(starts)
+            total = model.total(starts)
+            if total < best_total:
+                best, best_total = schedule_from_starts(instance, starts), total
 
     delta = options.restrict * (best_total - z)
     while 0 < delta < best_total - z:
