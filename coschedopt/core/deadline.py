@@ -127,15 +127,24 @@ class Deadline:
     loops and pass :meth:`remaining` to the solvers they drive.  ``clock`` gives the
     time in seconds (``time.perf_counter``); a test passes its own to move time on
     without waiting, and the deadlines :meth:`share` makes read the same clock.
+    ``cancel``: an event that expires the deadline (and its shares) once set, so that
+    of two searches racing on one instance, the first to finish stops the other.
     """
 
-    def __init__(self, time_limit: float | None, *, clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(
+        self,
+        time_limit: float | None,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        cancel: threading.Event | None = None,
+    ) -> None:
         if time_limit is not None and (not math.isfinite(time_limit) or time_limit <= 0):
             if not (isinstance(time_limit, float) and math.isinf(time_limit) and time_limit > 0):
                 raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
             time_limit = None
         self.time_limit = time_limit
         self.clock = clock
+        self.cancel = cancel
         self.start = clock()
 
     def elapsed(self) -> float:
@@ -143,20 +152,24 @@ class Deadline:
 
     def remaining(self) -> float:
         """Seconds left (``math.inf`` without a limit, never negative; 0 once a stop was requested)."""
-        if _stop_requested:
+        if _stop_requested or (self.cancel is not None and self.cancel.is_set()):
             return 0.0
         if self.time_limit is None:
             return math.inf
         return max(0.0, self.time_limit - self.elapsed())
 
     def expired(self) -> bool:
-        return _stop_requested or (self.time_limit is not None and self.elapsed() >= self.time_limit)
+        if _stop_requested or (self.cancel is not None and self.cancel.is_set()):
+            return True
+        return self.time_limit is not None and self.elapsed() >= self.time_limit
 
     def share(self, fraction: float, cap: float | None = None) -> Deadline:
         """A deadline for a sub-task: ``fraction`` of the time left, at most ``cap`` seconds,
         and never zero (a sub-task started as this one expires still gets a millisecond,
-        where ``Deadline(0)`` would raise); without a limit, ``cap`` seconds (None: none)."""
+        where ``Deadline(0)`` would raise); without a limit, ``cap`` seconds (None: none).  It shares
+        this deadline's ``cancel`` event."""
         rem = self.remaining()
         if not math.isfinite(rem):
-            return Deadline(cap, clock=self.clock)
-        return Deadline(max(1e-3, min(fraction * rem, math.inf if cap is None else cap)), clock=self.clock)
+            return Deadline(cap, clock=self.clock, cancel=self.cancel)
+        limit = max(1e-3, min(fraction * rem, math.inf if cap is None else cap))
+        return Deadline(limit, clock=self.clock, cancel=self.cancel)

@@ -41,3 +41,16 @@ def test_deadline_share():
     assert d.expired() and sub.expired() and d.share(0.5).time_limit == 1e-3
     assert Deadline(None).share(0.5).remaining() == math.inf
     assert Deadline(None).share(0.5, cap=3.0).time_limit == 3.0
+
+
+def test_a_cancel_event_expires_the_deadline_and_its_shares():
+    import threading
+
+    event = threading.Event()
+    clock = Clock()
+    d = Deadline(100.0, clock=clock, cancel=event)
+    sub, unlimited = d.share(0.5), Deadline(None, cancel=event).share(0.5)
+    assert not (d.expired() or sub.expired() or unlimited.expired())
+    event.set()
+    assert d.expired() and sub.expired() and unlimited.expired()
+    assert d.remaining() == sub.remaining() == unlimited.remaining() == 0.0

@@ -253,16 +253,20 @@ def solve_one(
     verbose: bool,
     options: CpSatOptions,
     lower_bound: float,
+    incumbent: LocalitySchedule | None = None,
 ) -> Result:
-    """One CP-SAT solve of the instance's constraint with makespan >= ``lower_bound`` (no chaining)."""
+    """One CP-SAT solve of the instance's constraint with makespan >= ``lower_bound`` (no chaining),
+    from the better of the list schedule and ``incumbent`` (the hint and the horizon)."""
     _, unit = integer_times(instance)
-    greedy = best_list_schedule(instance)
-    horizon = round(makespan(instance, greedy) / unit)
+    first = best_list_schedule(instance)
+    if incumbent is not None and makespan(instance, incumbent) < makespan(instance, first):
+        first = incumbent
+    horizon = round(makespan(instance, first) / unit)
     lower = max(best_lower_bound_ticks(instance), math.ceil(max(lower_bound, options.lower_bound) / unit - 1e-9))
-    if horizon <= lower:  # the greedy schedule meets the lower bound
-        return Result(Status.OPTIMAL, greedy, lower_bound=horizon * unit, stats={"solver": "none: list = bound"})
+    if horizon <= lower:  # the first schedule meets the lower bound
+        return Result(Status.OPTIMAL, first, lower_bound=horizon * unit, stats={"solver": "none: first = bound"})
     built = build_model(instance, horizon, lower, options.symmetry_breaking)
-    _hint(built, instance, greedy, unit)
+    _hint(built, instance, first, unit)
     run = run_cpsat(
         built.model,
         deadline,
@@ -278,17 +282,28 @@ def solve_one(
     if run.status not in (Status.OPTIMAL, Status.TIME_LIMIT):
         return Result(Status.ERROR, None, message=f"CP-SAT: {stats['status']}", stats=stats)
     found = _decode(instance, built, run.value) if run.has_solution else None
-    return solver_result(run.status, found, greedy, partial(makespan, instance), bound, stats=stats)
+    return solver_result(run.status, found, first, partial(makespan, instance), bound, stats=stats)
+
+
+def solve_chained(
+    instance: LocalityInstance,
+    deadline: Deadline,
+    seed: int | None,
+    verbose: bool,
+    options: CpSatOptions,
+    incumbent: LocalitySchedule | None = None,
+) -> Result:
+    """The chained bounds (option ``chain``), then :func:`solve_one` from ``incumbent``."""
+    lower, relaxations = 0.0, {}
+    if options.chain:
+        lower, relaxations = chained_lower_bound(instance, deadline, seed, options, verbose)
+    res = solve_one(instance, deadline, seed, verbose, options, lower, incumbent)
+    if relaxations:
+        res.stats["relaxation_bounds"] = relaxations
+    return res
 
 
 @method("locality", "cpsat", exact=True, options=CpSatOptions)
 def solve_cpsat(instance: LocalityInstance, *, time_limit, seed, verbose, options: CpSatOptions) -> Result:
     """The optimum under the instance's constraint (CP-SAT: cumulative, NoOverlap2D, clusters), chained bounds."""
-    deadline = Deadline(time_limit)
-    lower, relaxations = 0.0, {}
-    if options.chain:
-        lower, relaxations = chained_lower_bound(instance, deadline, seed, options, verbose)
-    res = solve_one(instance, deadline, seed, verbose, options, lower)
-    if relaxations:
-        res.stats["relaxation_bounds"] = relaxations
-    return res
+    return solve_chained(instance, Deadline(time_limit), seed, verbose, options)
