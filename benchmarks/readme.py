@@ -698,7 +698,7 @@ def online_trends(records: Records) -> str:
         f"**The five trends** (suite `paper-online`: {len({r['instance_id'] for r in policies})} Method C instances "
         f"of {len(traces)} traces, Table 3.2's settings; `coschedopt bench run paper-online -j 2 --db online.sqlite`, "
         f"then `coschedopt bench export` as the record says; {runs_text(main, 'paper-online')}; and the SPT-RD sweeps "
-        f"of Figures 3.3-3.6 on Curie's first instance and LLNL-Thunder's 20, suite `paper-online-sweeps`, "
+        f"of Figures 3.3-3.6 on the 20 instances of Curie and of LLNL-Thunder, suite `paper-online-sweeps`, "
         f"{runs_text(sweeps, 'paper-online-sweeps')}), each judged "
         "by an explicit test (`coschedopt/online/trends.py`); the second reading counts GSPT-RD's arrivals only while "
         "no main processor is idle (trends 1 and 2 do not involve GSPT-RD):\n"
