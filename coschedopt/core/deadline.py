@@ -152,16 +152,18 @@ class Deadline:
 
     def remaining(self) -> float:
         """Seconds left (``math.inf`` without a limit, never negative; 0 once a stop was requested)."""
-        if _stop_requested or (self.cancel is not None and self.cancel.is_set()):
+        if self._stopped():
             return 0.0
         if self.time_limit is None:
             return math.inf
         return max(0.0, self.time_limit - self.elapsed())
 
     def expired(self) -> bool:
-        if _stop_requested or (self.cancel is not None and self.cancel.is_set()):
-            return True
-        return self.time_limit is not None and self.elapsed() >= self.time_limit
+        return self._stopped() or (self.time_limit is not None and self.elapsed() >= self.time_limit)
+
+    def _stopped(self) -> bool:
+        """A stop request of the process, or this deadline's ``cancel`` event set."""
+        return _stop_requested or (self.cancel is not None and self.cancel.is_set())
 
     def share(self, fraction: float, cap: float | None = None) -> Deadline:
         """A deadline for a sub-task: ``fraction`` of the time left, at most ``cap`` seconds,

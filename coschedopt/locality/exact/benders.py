@@ -51,7 +51,7 @@ from ..heuristics.listsched import best_list_schedule
 from ..instance import LocalityInstance, integer_times, is_contiguous_constraint, is_local_constraint
 from ..placement import range_ids, range_starts
 from ..schedule import LocalitySchedule, makespan
-from .cpsat import CpSatOptions, _identical_pairs, solve_chained
+from .cpsat import CpSatOptions, identical_pairs, solve_chained
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def bar_master(instance: LocalityInstance, makespan_ticks: int) -> tuple[Any, li
     """The bar relaxation at makespan T as a CP-SAT model, and its X_j variables."""
     from ortools.sat.python import cp_model
 
-    ticks, _ = integer_times(instance)
+    ticks = [int(t) for t in integer_times(instance)[0]]
     m, ell = instance.processors, instance.cluster_size
     local = is_local_constraint(instance.constraint) and instance.clusters > 1
     sizes = [int(s) for s in instance.sizes]
@@ -76,8 +76,8 @@ def bar_master(instance: LocalityInstance, makespan_ticks: int) -> tuple[Any, li
         for j, s in enumerate(sizes)
     ]
     bars = [model.new_fixed_size_interval_var(x, s, f"B{j}") for j, (x, s) in enumerate(zip(first, sizes, strict=True))]
-    model.add_cumulative(bars, [int(t) for t in ticks], makespan_ticks)
-    for i, j in _identical_pairs([int(t) for t in ticks], sizes):
+    model.add_cumulative(bars, ticks, makespan_ticks)
+    for i, j in identical_pairs(ticks, sizes):
         model.add(first[i] <= first[j])
     return model, first
 
@@ -99,7 +99,7 @@ def bar_slave(instance: LocalityInstance, makespan_ticks: int, first_ids: list[i
         if len(jobs) > 1:
             model.add_no_overlap([busy[j] for j in sorted(jobs)])
     model.add_cumulative(busy, sizes, instance.processors)
-    for i, j in _identical_pairs(ticks, sizes):
+    for i, j in identical_pairs(ticks, sizes):
         if first_ids[i] == first_ids[j]:
             model.add(start[i] <= start[j])
     return model, start

@@ -105,7 +105,7 @@ def build_model(instance: LocalityInstance, horizon: int, lower: int, symmetry_b
     if is_local_constraint(instance.constraint) and instance.clusters > 1:
         out.cluster = _locality(model, instance, ticks, start, symmetry_breaking, out.first_id)
     if symmetry_breaking:
-        for i, j in _identical_pairs(ticks, sizes):
+        for i, j in identical_pairs(ticks, sizes):
             model.add(start[i] <= start[j])
     return out
 
@@ -172,7 +172,7 @@ def _locality(
     return share if not small else used
 
 
-def _identical_pairs(ticks: list[int], sizes: list[int]) -> list[tuple[int, int]]:
+def identical_pairs(ticks: list[int], sizes: list[int]) -> list[tuple[int, int]]:
     """Consecutive pairs (i, j), i < j, of jobs with the same time and size."""
     last: dict[tuple[int, int], int] = {}
     pairs = []
@@ -253,20 +253,16 @@ def solve_one(
     verbose: bool,
     options: CpSatOptions,
     lower_bound: float,
-    incumbent: LocalitySchedule | None = None,
 ) -> Result:
-    """One CP-SAT solve of the instance's constraint with makespan >= ``lower_bound`` (no chaining),
-    from the better of the list schedule and ``incumbent`` (the hint and the horizon)."""
+    """One CP-SAT solve of the instance's constraint with makespan >= ``lower_bound`` (no chaining)."""
     _, unit = integer_times(instance)
-    first = best_list_schedule(instance)
-    if incumbent is not None and makespan(instance, incumbent) < makespan(instance, first):
-        first = incumbent
-    horizon = round(makespan(instance, first) / unit)
+    greedy = best_list_schedule(instance)
+    horizon = round(makespan(instance, greedy) / unit)
     lower = max(best_lower_bound_ticks(instance), math.ceil(max(lower_bound, options.lower_bound) / unit - 1e-9))
-    if horizon <= lower:  # the first schedule meets the lower bound
-        return Result(Status.OPTIMAL, first, lower_bound=horizon * unit, stats={"solver": "none: first = bound"})
+    if horizon <= lower:  # the greedy schedule meets the lower bound
+        return Result(Status.OPTIMAL, greedy, lower_bound=horizon * unit, stats={"solver": "none: list = bound"})
     built = build_model(instance, horizon, lower, options.symmetry_breaking)
-    _hint(built, instance, first, unit)
+    _hint(built, instance, greedy, unit)
     run = run_cpsat(
         built.model,
         deadline,
@@ -282,22 +278,17 @@ def solve_one(
     if run.status not in (Status.OPTIMAL, Status.TIME_LIMIT):
         return Result(Status.ERROR, None, message=f"CP-SAT: {stats['status']}", stats=stats)
     found = _decode(instance, built, run.value) if run.has_solution else None
-    return solver_result(run.status, found, first, partial(makespan, instance), bound, stats=stats)
+    return solver_result(run.status, found, greedy, partial(makespan, instance), bound, stats=stats)
 
 
 def solve_chained(
-    instance: LocalityInstance,
-    deadline: Deadline,
-    seed: int | None,
-    verbose: bool,
-    options: CpSatOptions,
-    incumbent: LocalitySchedule | None = None,
+    instance: LocalityInstance, deadline: Deadline, seed: int | None, verbose: bool, options: CpSatOptions
 ) -> Result:
-    """The chained bounds (option ``chain``), then :func:`solve_one` from ``incumbent``."""
+    """The chained bounds (option ``chain``), then :func:`solve_one`."""
     lower, relaxations = 0.0, {}
     if options.chain:
         lower, relaxations = chained_lower_bound(instance, deadline, seed, options, verbose)
-    res = solve_one(instance, deadline, seed, verbose, options, lower, incumbent)
+    res = solve_one(instance, deadline, seed, verbose, options, lower)
     if relaxations:
         res.stats["relaxation_bounds"] = relaxations
     return res
