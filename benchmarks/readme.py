@@ -671,24 +671,11 @@ def batch_traces(records: Records) -> str:
 def online_trends(records: Records) -> str:
     """The five trends of chapter 3, judged (:mod:`coschedopt.online.trends`) on the paper-online means and the
     SPT-RD sweeps, under GSPT-RD's literal counter and its busy-only reading."""
-    from coschedopt.online.report import ORDER, common_instances, other_reading
-    from coschedopt.online.trends import (
-        FLOW,
-        STRETCH,
-        mean_table,
-        policy_of,
-        sweep_means,
-        trend_1,
-        trend_2,
-        trend_3,
-        trend_4,
-        trend_5,
-    )
+    from coschedopt.online.report import other_reading, policy_means
+    from coschedopt.online.trends import sweep_means, trend_1, trend_2, trend_3, trend_4, trend_5
 
     main, sweeps = records["paper-online"], records["paper-online-sweeps"]
-    rows = exported_rows(main)
-    policies = common_instances([r for r in rows if not r["exact"] and policy_of(r["method_label"]) in ORDER])
-    means = mean_table(policies, (*STRETCH, *FLOW))
+    policies, means = policy_means(exported_rows(main))
     swept = exported_rows(sweeps)
     first = trend_1(sweep_means(swept, "Curie"), sweep_means(swept, "LLNL-Thunder"))
     literal = [first, *(t(means) for t in (trend_2, trend_3, trend_4, trend_5))]
@@ -793,10 +780,7 @@ def every_seed_largest(rows: list[dict]) -> tuple[list[str], list[list[str]]]:
         if nxt is None:
             body.append([group, method, largest, "–", "–", "–"])
             continue
-        rs = by_n[nxt]
-        gaps = [float(r["gap"]) for r in rs if r["status"] != "OPTIMAL" and r.get("gap") is not None]
-        proven = sum(r["status"] == "OPTIMAL" for r in rs)
-        body.append([group, method, largest, str(nxt), f"{proven}/{len(rs)}", pct(max(gaps)) if gaps else "–"])
+        body.append([group, method, largest, str(nxt), *proven_and_gap(by_n[nxt])])
     return ["constraint", "method", "largest n, every seed", "next n", "proven there", "largest gap there"], body
 
 
@@ -831,17 +815,19 @@ def exact_times(rows: list[dict], sizes: tuple[str, ...]) -> tuple[list[str], li
     body = []
     for key, rs in sorted(runs.items()):
         secs = [float(r["runtime_s"]) for r in rs]
-        gaps = [float(r["gap"]) for r in rs if r["status"] != "OPTIMAL" and r.get("gap") is not None]
-        proven = sum(r["status"] == "OPTIMAL" for r in rs)
         if all(r["status"] == "ERROR" for r in rs):  # the method refuses the size: no time to show
             body.append([str(v) for v in key] + ["refused", "–", "–", "–"])
             continue
-        body.append(
-            [str(v) for v in key]
-            + [f"{proven}/{len(rs)}", f"{statistics.median(secs):.3g}", f"{max(secs):.3g}"]
-            + [pct(max(gaps)) if gaps else "–"]
-        )
+        proven, gap = proven_and_gap(rs)
+        body.append([str(v) for v in key] + [proven, f"{statistics.median(secs):.3g}", f"{max(secs):.3g}", gap])
     return headers, body
+
+
+def proven_and_gap(rows: list[dict]) -> tuple[str, str]:
+    """('proven/cells', the largest certified gap left where a cell is not proven, or '–') over ``rows``."""
+    gaps = [float(r["gap"]) for r in rows if r["status"] != "OPTIMAL" and r.get("gap") is not None]
+    proven = sum(r["status"] == "OPTIMAL" for r in rows)
+    return f"{proven}/{len(rows)}", pct(max(gaps)) if gaps else "–"
 
 
 def _suite_head(rec: dict, suite: str, db: str, jobs: int = 1) -> str:

@@ -65,9 +65,9 @@ def online_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: st
                 ],
             )
         ]
-    policies = common_instances([r for r in rows if not r["exact"] and policy_of(r["method_label"]) in ORDER])
+    policies, means = policy_means(rows)
     if policies and not any(r["exact"] for r in rows):
-        out += comparison_sections(mean_table(policies, (*STRETCH, *FLOW)), policies, slug)
+        out += comparison_sections(means, policies, slug)
     curie, thunder = sweep_means(rows, "Curie"), sweep_means(rows, "LLNL-Thunder")
     if len(curie) > 4 or len(thunder) > 4:
         out += sweep_sections(curie, thunder, slug)
@@ -125,6 +125,13 @@ def speed_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]
 
 
 # --------------------------------------------------------------------------- thesis comparison
+
+
+def policy_means(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], Means]:
+    """The policies' rows on the instances every policy of their trace ran (:func:`common_instances`), and
+    their means of the six objectives per trace and policy."""
+    policies = common_instances([r for r in rows if not r["exact"] and policy_of(r["method_label"]) in ORDER])
+    return policies, mean_table(policies, (*STRETCH, *FLOW))
 
 
 def common_instances(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
