@@ -30,6 +30,11 @@ from .procsets import bits_from_ids, full_bits
 Choose = Callable[[int, int], "np.ndarray | None"]
 
 
+def NO_LIMIT() -> int:
+    """The reassignment's bound on a movable job's requested time when there is none (the whole-window test)."""
+    return np.iinfo(np.int64).max
+
+
 class Profile:
     """Free processor sets of the time slices from ``now`` on (``m`` processors, all free at first)."""
 
@@ -236,14 +241,15 @@ class ReservedJobs:
         """Job ``j`` starts."""
         del self.start[j], self.procs[j]
 
-    def movable(self, now: int, choose: Choose) -> Iterator[tuple[int, np.ndarray]]:
+    def movable(self, now: int, choose: Choose, longest: Callable[[], int] = NO_LIMIT) -> Iterator[tuple[int, np.ndarray]]:
         """Each job, in FCFS order, that could start now for its whole requested time (its own reservation counted
-        as free) with the ids ``choose`` gives it; a job reserved to start now is passed over.  The scan goes on
+        as free) with the ids ``choose`` gives it; a job reserved to start now is passed over, and so is a job whose
+        requested time exceeds ``longest()`` (read before each job: the author's pre-test).  The scan goes on
         after the caller has moved the job, on the profile as it is then."""
         p = self.profile
         for j in list(self.start):
             s = self.start[j]
-            if s == now or self.size[j] > p.free_now:
+            if s == now or self.size[j] > p.free_now or self.req[j] > longest():
                 continue
             ids = p.start_now_ids(s, self.req[j], self.procs[j], self.size[j], choose)
             if ids is not None:

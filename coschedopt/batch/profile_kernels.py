@@ -550,7 +550,7 @@ def _find_limit(state, times, rows, pool, diff, pix, pval, pref_count, limit, kn
 
 @njit(cache=True, nogil=True)
 def first_movable(
-    state, times, rows, count, pool, diff, pix, pval, pref_count, now, entries, first, last, store, out, blocks
+    state, times, rows, count, pool, diff, pix, pval, pref_count, now, entries, first, last, store, out, blocks, longest
 ):
     """The first column ``q`` in ``first..last-1`` of ``entries`` (the reserved jobs in FCFS order) whose job could
     start now (:func:`start_now_count`: its own reservation, ``entries[QNW, q]`` words of ``store`` from
@@ -566,7 +566,8 @@ def first_movable(
     block whose columns changed): a queue of thousands of jobs costs a test per block, and a test per job only in
     the blocks that may hold a movable one.  A job none of whose own processors is free now can use only
     the processors free throughout its whole window ``[now, now + req)``: the same comparison at that window's
-    end rejects it without :func:`start_now_count`.
+    end rejects it without :func:`start_now_count`.  A job whose requested time exceeds ``longest`` is passed
+    over too (the author's pre-test, ``reassign_test="first-slice"``; a block by its least requested time).
     """
     start, req, size = entries[QSTART], entries[QREQ], entries[QSIZE]
     keys = np.full(1024, -1, dtype=np.int64)  # open addressing by size (512 sizes at most, the others unfiltered)
@@ -580,12 +581,14 @@ def first_movable(
             if blocks[BDIRTY, b]:
                 _summarize(entries, last, blocks, b)
             s, x, step = blocks[BSIZE, b], min(now + blocks[BREQ, b], blocks[BSTART, b]), BLOCK
+            too_long = blocks[BREQ, b] > longest
         else:
             if start[q] == now:
                 q += 1
                 continue
             s, x, step = size[q], min(now + req[q], start[q]), 1
-        if s > count[0]:
+            too_long = req[q] > longest
+        if s > count[0] or too_long:
             q += step
             continue
         h = s & 1023

@@ -11,6 +11,7 @@ from ..workloads.idsets import format_ids
 from .allocation import BECONT_RULES, BEPLAT_RULES, CONT_RULES, TOPOLOGIES, VARIANTS, Allocator
 from .instance import BatchInstance
 from .penalty import PENALTIES, penalised_duration
+from .readings import READING_NAMES, resolve
 from .schedule import BatchSchedule
 
 
@@ -28,9 +29,15 @@ class SimOptions(MethodOptions):
         "processor ids on a line (theory) or a ring for becont and cont's allocation (and, by default, the metric)",
         choices=TOPOLOGIES,
     )
+    reading: str = option(
+        "ours",
+        "the options left unset take our reading of the thesis or the author's code's (coschedopt.batch.readings)",
+        choices=READING_NAMES,
+    )
     metric_topology: str | None = option(
         None,
-        "processor ids on a line or a ring for the contiguity metric only (default: as topology); "
+        "processor ids on a line or a ring for the contiguity metric only (default: as topology; ring in the "
+        "author's reading); "
         "topology=line with metric_topology=ring allocates without wrapping and counts a run through "
         "the last and the first id as one range",
         choices=TOPOLOGIES,
@@ -50,6 +57,10 @@ class SimOptions(MethodOptions):
         choices=BEPLAT_RULES,
     )
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        resolve(self)
+
     def allocator(self, instance: BatchInstance) -> Allocator:
         return Allocator(
             instance.platform, self.allocation, self.topology, self.becont_rule, self.cont_rule, self.beplat_rule
@@ -63,6 +74,7 @@ class SimOptions(MethodOptions):
             "factor": self.factor,
             "topology": self.topology,
             "metric_topology": self.metric_topology or self.topology,
+            "reading": self.reading,
         }
 
 

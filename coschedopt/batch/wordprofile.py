@@ -33,13 +33,13 @@ runs beplat and plat compiled).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
 from .allocation import Allocator
 from .platform import Platform
-from .profile import Choose, ReservedJobs
+from .profile import NO_LIMIT, Choose, ReservedJobs
 
 #: a processor set as the profile stores it: its first word and the words from there to its last id
 Span = tuple[int, np.ndarray]
@@ -294,13 +294,13 @@ class WordReservedJobs(ReservedJobs):
             offsets[q] = self.used
             self.used += nw
 
-    def movable(self, now: int, choose: Choose) -> Iterator[tuple[int, np.ndarray]]:
+    def movable(self, now: int, choose: Choose, longest: Callable[[], int] = NO_LIMIT) -> Iterator[tuple[int, np.ndarray]]:
         p = self.profile
         q = 0
         while True:
             q = p._k.first_movable(
                 p.state, p._times, p._rows, p._count, p.pool, p._diff, p._pix, p._pval, p._pref_count, now,
-                self.entries, q, self.last, self.store, p.out, self.blocks,
+                self.entries, q, self.last, self.store, p.out, self.blocks, longest(),
             )  # fmt: skip
             if q < 0:
                 return

@@ -128,6 +128,7 @@ def simulate(inst, method: str, opts: dict) -> dict[int, tuple[int, int, list[in
     out: dict[int, tuple[int, int, list[int], bool]] = {}
     queue: list[int] = []
     reservation: dict[int, tuple[int, list[int], tuple[int, bool]]] = {}
+    marks: set[int] = set()  # every reservation's start and end: the first-slice test's slice boundaries
 
     def window_free(s: int, length: int) -> list[int]:
         return np.flatnonzero(~busy[s : s + length].any(axis=0)).tolist()
@@ -168,12 +169,16 @@ def simulate(inst, method: str, opts: dict) -> dict[int, tuple[int, int, list[in
                 s, ids, dur = reservation[j]
                 if s == t:
                     continue
+                after = [x for x in marks if x > t]
+                if opts.get("reassign_test") == "first-slice" and after and req[j] > min(after) - t:
+                    continue
                 busy[s : s + req[j], ids] = False
                 new = pick(t, j)
                 if new is None:
                     busy[s : s + req[j], ids] = True
                     continue
                 busy[t : t + req[j], new] = True
+                marks.update((t, t + req[j]))
                 queue.remove(j)
                 keep = opts.get("reassign_penalty", "recompute") == "keep"
                 begin(j, t, new, dur if keep else None)
@@ -183,6 +188,7 @@ def simulate(inst, method: str, opts: dict) -> dict[int, tuple[int, int, list[in
             s = next(s for s in range(t, horizon) if pick(s, j) is not None)
             ids = pick(s, j)
             busy[s : s + req[j], ids] = True
+            marks.update((s, s + req[j]))
             reservation[j] = (s, ids, duration(run[j], req[j], ids, size[j], m, levels, opts))
             queue.append(j)
         for j in [j for j in queue if reservation[j][0] == t]:

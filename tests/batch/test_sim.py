@@ -93,6 +93,9 @@ def test_the_other_readings_match_the_reference(opts):
         {"reassign_penalty": "keep", "penalty": "exponential"},
         {"event_order": "submissions-first"},
         {"event_order": "submissions-first", "reassign": False, "penalty": "exponential"},
+        {"reassign_test": "first-slice"},
+        {"reassign_test": "first-slice", "event_order": "submissions-first", "penalty": "exponential"},
+        {"reassign_test": "first-slice", "reassign_penalty": "keep", "penalty": "exponential"},
     ],
 )
 def test_conservative_reassignment_options_match_the_reference(opts):

@@ -12,7 +12,10 @@ the default: what is free at t is free to the jobs submitted at t):
 2. reassignment (``reassign``, after at least one early completion): the
    reserved, unstarted jobs are scanned in FCFS order and a job moves to *now*
    if it can start now for its whole requested time with the variant's rule
-   (its own reservation counted as free); jobs never move to a later time;
+   (its own reservation counted as free); jobs never move to a later time.
+   ``reassign_test="first-slice"`` (the author's code, :mod:`..readings`)
+   offers a move only to a job whose requested time the profile's slice at
+   now lasts, its boundaries being every reservation's start and end;
 3. submissions are reserved, and their penalty computed from the processors;
 4. the jobs whose reservation starts now start.
 
@@ -40,26 +43,33 @@ from dataclasses import dataclass
 from ...core import Deadline, Result, Status, method, option
 from ..instance import BatchInstance
 from ..kernels import compiled_profile_applies
-from ..profile import Profile
+from ..profile import NO_LIMIT, Profile
 from ..simulation import JobRecord, SimOptions
 from ..wordprofile import WordProfile
 
 REASSIGN_PENALTIES = ("recompute", "keep")
+REASSIGN_TESTS = ("whole-window", "first-slice")
 EVENT_ORDERS = ("completions-first", "submissions-first")
 
 
 @dataclass(frozen=True)
 class ConservativeOptions(SimOptions):
     reassign: bool = option(True, "move reserved jobs to now after early completions (thesis §5.5)")
-    reassign_penalty: str = option(
-        "recompute",
-        "on a move: recompute the penalty on the new processors, or keep it (author's code)",
+    reassign_test: str | None = option(
+        None,
+        "which reserved jobs may move: any that fits now for its whole requested time (default), or only those "
+        "whose requested time the profile's slice at now lasts (first-slice: the author's reading)",
+        choices=REASSIGN_TESTS,
+    )
+    reassign_penalty: str | None = option(
+        None,
+        "on a move: recompute the penalty on the new processors (default), or keep it (keep: the author's reading)",
         choices=REASSIGN_PENALTIES,
     )
-    event_order: str = option(
-        "completions-first",
-        "at one instant: completions free their processors before submissions are reserved, "
-        "or after them (the author's code)",
+    event_order: str | None = option(
+        None,
+        "at one instant: completions free their processors before submissions are reserved (default), "
+        "or after them (submissions-first: the author's reading)",
         choices=EVENT_ORDERS,
     )
 
@@ -68,6 +78,7 @@ class ConservativeOptions(SimOptions):
             **super().model(),
             "reassign": self.reassign,
             "reassign_penalty": self.reassign_penalty,
+            "reassign_test": self.reassign_test,
             "event_order": self.event_order,
         }
 
@@ -114,6 +125,20 @@ def simulate_conservative(
 
     ids_of: dict[int, object] = {}  # queued job -> ids of its reservation
     submissions_first = options.event_order == "submissions-first"
+    first_slice = options.reassign_test == "first-slice"
+    # the first-slice test's slice boundaries: every reservation's start and end, never merged (the author's
+    # profile), whatever the profile merges
+    marks: list[int] = []
+
+    def slice_at_now(t: int) -> int:
+        while marks and marks[0] <= t:
+            heapq.heappop(marks)
+        return marks[0] - t if marks else NO_LIMIT()
+
+    def mark(a: int, b: int) -> None:
+        if first_slice:
+            heapq.heappush(marks, a)
+            heapq.heappush(marks, b)
 
     def complete_now(t: int) -> None:
         nonlocal deferred
@@ -130,7 +155,17 @@ def simulate_conservative(
             else:
                 bits.pop(j)
         if early and options.reassign and res_start:
-            _reassign(t, profile, queue, choose, rec, options, res_start, bits, duration, ids_of, req, size, start)
+            longest = (lambda: slice_at_now(t)) if first_slice else NO_LIMIT
+            for j, ids in queue.movable(t, choose, longest):
+                s = res_start[j]
+                profile.release(s, s + req[j], bits[j], size[j])
+                bits[j] = profile.procs(ids)
+                profile.occupy(t, t + req[j], bits[j], size[j])
+                mark(t, t + req[j])
+                if options.reassign_penalty == "recompute":
+                    duration[j] = rec.duration(j, ids)
+                ids_of.pop(j)
+                start(j, t, ids)
 
     def submit_now(t: int) -> None:
         nonlocal nxt
@@ -140,6 +175,7 @@ def simulate_conservative(
             s, ids = profile.find(size[j], req[j], choose)
             bits[j] = profile.procs(ids)
             profile.occupy(s, s + req[j], bits[j], size[j])
+            mark(s, s + req[j])
             res_start[j] = s
             queue.add(j, s, bits[j])
             rec.reserved[j] = s
@@ -181,20 +217,6 @@ def simulate_conservative(
                 flush=True,
             )
     return rec
-
-
-def _reassign(t, profile, queue, choose, rec, options, res_start, bits, duration, ids_of, req, size, start) -> None:
-    """Thesis §5.5: move each reserved job, in FCFS order, to now if it can start now (its own reservation
-    counted as free); the queue's test reads prefix intersections kept until the profile changes."""
-    for j, ids in queue.movable(t, choose):
-        s = res_start[j]
-        profile.release(s, s + req[j], bits[j], size[j])
-        bits[j] = profile.procs(ids)
-        profile.occupy(t, t + req[j], bits[j], size[j])
-        if options.reassign_penalty == "recompute":
-            duration[j] = rec.duration(j, ids)
-        ids_of.pop(j)
-        start(j, t, ids)
 
 
 @method("batch", "conservative", options=ConservativeOptions, prepare="coschedopt.batch.kernels:prepare_conservative")
