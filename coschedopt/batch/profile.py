@@ -241,7 +241,9 @@ class ReservedJobs:
         """Job ``j`` starts."""
         del self.start[j], self.procs[j]
 
-    def movable(self, now: int, choose: Choose, longest: Callable[[], int] = NO_LIMIT) -> Iterator[tuple[int, np.ndarray]]:
+    def movable(
+        self, now: int, choose: Choose, longest: Callable[[], int] = NO_LIMIT
+    ) -> Iterator[tuple[int, np.ndarray]]:
         """Each job, in FCFS order, that could start now for its whole requested time (its own reservation counted
         as free) with the ids ``choose`` gives it; a job reserved to start now is passed over, and so is a job whose
         requested time exceeds ``longest()`` (read before each job: the author's pre-test).  The scan goes on

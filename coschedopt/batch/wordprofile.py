@@ -294,7 +294,9 @@ class WordReservedJobs(ReservedJobs):
             offsets[q] = self.used
             self.used += nw
 
-    def movable(self, now: int, choose: Choose, longest: Callable[[], int] = NO_LIMIT) -> Iterator[tuple[int, np.ndarray]]:
+    def movable(
+        self, now: int, choose: Choose, longest: Callable[[], int] = NO_LIMIT
+    ) -> Iterator[tuple[int, np.ndarray]]:
         p = self.profile
         q = 0
         while True:

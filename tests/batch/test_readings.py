@@ -50,7 +50,9 @@ def test_configuration_names_the_reading_and_what_departs_from_it():
     assert configuration({"event_order": "submissions-first"}) == "ours + event_order=submissions-first"
     assert configuration({"event_order": "completions-first"}) == "ours"
     assert configuration({"reassign": False}) == "ours + reassign=False"
-    assert configuration({"reading": "author", "reassign_penalty": "recompute"}) == "author + reassign_penalty=recompute"
+    assert (
+        configuration({"reading": "author", "reassign_penalty": "recompute"}) == "author + reassign_penalty=recompute"
+    )
 
 
 def test_first_slice_withholds_a_move_that_the_whole_window_allows():
