@@ -11,6 +11,13 @@ generated from this record (``python benchmarks/readme.py --write``)::
     COSCHEDOPT_TRACES=/path/to/traces python benchmarks/batch_paper.py --run -j 2 --db paper-batch.sqlite
     python benchmarks/batch_paper.py --db paper-batch.sqlite            # a store run before (resumed runs add up)
 
+``--suite`` names another suite of the same experiment, and the record after it:
+``paper-batch-author`` (the whole experiment under the author's reading,
+:mod:`coschedopt.batch.readings`) or ``benchmarks/batch-readings-20.toml`` (20
+windows under each reading and each of the author's options alone).  Each
+configuration of a suite (the reading and the options departing from it) gets its
+normalised means and §5.7.5's statements checked platform by platform.
+
 ``--compare OTHER.sqlite`` also checks that every cell stored in both stores
 (matched by instance and method label) has the same metrics, e.g. a Dask run
 of part of the suite against the local run.  ``--smoke`` runs two 1-week
@@ -25,13 +32,15 @@ import math
 import statistics
 import sys
 import tempfile
+import tomllib
 from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 
 import coschedopt.batch
 from coschedopt import cli
-from coschedopt.batch.report import CH5_METRICS, claims_checked, normalised
+from coschedopt.batch.readings import configuration, configurations_in_order
+from coschedopt.batch.report import CH5_METRICS, claims_by_platform, complete_instances, normalised
 from coschedopt.bench.provenance import (
     add_record_arguments,
     load_average,
@@ -69,16 +78,41 @@ options = {{ allocation = "beplat", penalty = "exponential", factor = 2.0, reass
 def _rows(db: Path, suite: str | None = "paper-batch") -> list[dict]:
     rows = result_table(db, suite=suite).rows
     for r in rows:
-        r["_variant"] = json.loads(r["options"]).get("allocation", "basic") if r.get("options") else "basic"
+        options = json.loads(r["options"]) if r.get("options") else {}
+        r["_variant"], r["_config"] = options.get("allocation", "basic"), configuration(options)
     return rows
 
 
-def _runs(db: Path) -> list[dict]:
+def _runs(db: Path, suite: str) -> list[dict]:
     store = ResultStore(db, create=False)
     try:
-        return [r for r in store.runs() if r.get("suite") == "paper-batch"]
+        return [r for r in store.runs() if r.get("suite") == suite]
     finally:
         store.close()
+
+
+def suite_name(suite: str) -> str:
+    """The name a suite's rows carry: a bundled suite's, or a suite file's (its ``name``, else its file name)."""
+    if not suite.endswith(".toml"):
+        return suite
+    return tomllib.loads(Path(suite).read_text()).get("suite", {}).get("name", Path(suite).stem)
+
+
+def chapter5(rows: list[dict]) -> dict:
+    """One configuration's chapter-5 results: instances per platform, normalised means, statements by platform."""
+    rows, groups, variants = complete_instances(rows)
+    norms = {m: normalised(rows, m) for m, *_ in CH5_METRICS}
+    keys = sorted({k for n in norms.values() for k in n})
+    return {
+        "instances": {g: len({r["instance_id"] for r in rows if r["group"] == g}) for g in groups},
+        "normalised": [
+            {"trace": g, "variant": v} | {m: norms[m].get((g, v)) for m in norms} for g, v in keys if v != "basic"
+        ],
+        "claims": [
+            {"metric": m, "statement": text, "holds": None if on is None else all(on.values()), "platforms": on}
+            for m, text, on in claims_by_platform(norms, sorted(groups), variants)
+        ],
+    }
 
 
 def _seconds(a: str | None, b: str | None) -> float | None:
@@ -87,19 +121,21 @@ def _seconds(a: str | None, b: str | None) -> float | None:
     return (datetime.fromisoformat(b) - datetime.fromisoformat(a)).total_seconds()
 
 
-def summarise(db: Path) -> dict:
-    """The record's results from a store holding a ``paper-batch`` run."""
-    rows = _rows(db)
+def summarise(db: Path, suite: str = "paper-batch") -> dict:
+    """The record's results from a store holding a run of ``suite`` (``paper-batch`` or one like it): the first
+    configuration's chapter 5 at the top level, every configuration's under ``configurations``."""
+    rows = _rows(db, suite)
     ok = [r for r in rows if r.get("status") == "FEASIBLE" and r.get("sum_flow") is not None]
     ch4 = [r for r in ok if str(r["group"]).startswith("ch4")]
     ch5 = [r for r in ok if not str(r["group"]).startswith("ch4")]
-    runs = _runs(db)
+    runs = _runs(db, suite)
     cpu: dict[str, float] = defaultdict(float)
     cells: dict[str, int] = defaultdict(int)
     for r in rows:
         cpu[r["group"]] += float(r.get("runtime_s") or 0.0)
         cells[r["group"]] += 1
     out: dict = {
+        "suite": suite,
         "cells": len(rows),
         "failed": sum(1 for r in rows if r.get("status") not in ("FEASIBLE", "OPTIMAL")),
         "runs": [
@@ -117,23 +153,11 @@ def summarise(db: Path) -> dict:
         "groups": [{"group": g, "cells": cells[g], "cell_seconds": round(cpu[g], 2)} for g in cells],
     }
     out["wall_s"] = sum(r["wall_s"] or 0.0 for r in out["runs"])
-    variants = [
-        v for v in ("basic", "becont", "cont", "beloc", "loc", "beplat", "plat") if v in {r["_variant"] for r in ch5}
-    ]
-    complete = defaultdict(set)
-    for r in ch5:
-        complete[r["instance_id"]].add(r["_variant"])
-    ch5 = [r for r in ch5 if complete[r["instance_id"]] >= set(variants)]
-    norms = {m: normalised(ch5, m) for m, *_ in CH5_METRICS}
-    keys = sorted({k for n in norms.values() for k in n})
-    out["instances"] = {g: len({r["instance_id"] for r in ch5 if r["group"] == g}) for g in {r["group"] for r in ch5}}
-    out["normalised"] = [
-        {"trace": g, "variant": v} | {m: norms[m].get((g, v)) for m in norms} for g, v in keys if v != "basic"
-    ]
-    groups = sorted({g for g, _ in keys})
-    out["claims"] = [
-        {"metric": m, "statement": text, "holds": holds} for m, text, holds in claims_checked(norms, groups, variants)
-    ]
+    names = configurations_in_order(r["_config"] for r in ch5)
+    configs = {c: chapter5([r for r in ch5 if r["_config"] == c]) for c in names}
+    if configs:
+        out |= next(iter(configs.values()))
+    out["configurations"] = [{"name": c} | v for c, v in configs.items()]
     basic4 = {r["instance_id"]: r["makespan"] for r in ch4 if r["_variant"] == "basic"}
     out["chapter4"] = [
         {
@@ -178,11 +202,17 @@ def main() -> int:
     parser.add_argument("-j", "--workers", type=int, default=2, help="local worker processes for --run")
     parser.add_argument("--scheduler", default=None, help="run on the Dask scheduler at this address instead")
     parser.add_argument("--compare", type=Path, default=None, help="another store: check the cells both hold agree")
+    parser.add_argument(
+        "--suite",
+        default="paper-batch",
+        help="the suite: paper-batch, paper-batch-author, or a file such as benchmarks/batch-readings-20.toml "
+        "(the record is named after it)",
+    )
     add_record_arguments(parser, RESULTS)
     args = parser.parse_args()
     started = start_record()
     with tempfile.TemporaryDirectory() as tmp:
-        suite = "paper-batch"
+        suite = args.suite
         if args.smoke:
             suite = str(Path(tmp) / "paper-batch-smoke.toml")
             Path(suite).write_text(SMOKE_SUITE)
@@ -193,7 +223,7 @@ def main() -> int:
             print("# coschedopt", " ".join(argv), flush=True)
             if cli.main(argv) != 0:
                 raise SystemExit(f"coschedopt {' '.join(argv)} failed")
-        results = summarise(args.db)
+        results = summarise(args.db, suite_name(suite))
         if args.compare is not None:
             results["compare"] = compare(args.db, args.compare)
     print(f"# cells {results['cells']}, failed {results['failed']}, wall {results['wall_s']:.0f} s over "
@@ -203,7 +233,8 @@ def main() -> int:
     if "compare" in results:
         c = results["compare"]
         print(f"# compared with {c['other']}: {c['equal']} of {c['shared_cells']} shared cells equal")
-    path = write_record("paper-batch", results, started=started, parameters=parameters(args), **record_from_args(args))
+    name = "paper-batch" if args.smoke else suite_name(args.suite)
+    path = write_record(name, results, started=started, parameters=parameters(args), **record_from_args(args))
     print(f"# record {path}")
     return 0
 

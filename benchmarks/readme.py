@@ -650,6 +650,44 @@ def batch_paper(records: Records) -> str:
     return "\n".join(out)
 
 
+def batch_readings(records: Records) -> str:
+    """§5.7.5's statements under each reading of the simulator: the whole experiment under ours and the author's
+    (records ``paper-batch`` and ``paper-batch-author``), and 20 windows under each of the author's options alone
+    (``batch-readings-20``); each verdict is recomputed from the record's normalised means."""
+    from coschedopt.batch.report import readings_tables
+
+    whole, author, ablation = records["paper-batch"], records["paper-batch-author"], records["batch-readings-20"]
+    configs = {
+        "ours, whole run": whole["results"]["normalised"],
+        "author, whole run": author["results"]["normalised"],
+    }
+    configs |= {f"{c['name']}, 20 windows": c["normalised"] for c in ablation["results"]["configurations"]}
+    statements, lowest = readings_tables(configs)
+    traces = sorted({r["trace"] for means in configs.values() for r in means})
+    res = author["results"]
+    hours, minutes = divmod(round(res["wall_s"] / 60), 60)
+    windows = ", ".join(f"{t} {n}" for t, n in sorted(ablation["results"]["instances"].items()))
+    return "\n".join(
+        [
+            f"**The author's reading, whole** (`python benchmarks/batch_paper.py --suite paper-batch-author --run -j 2`: "
+            f"{res['cells']:,} cells, {res['failed']} failed, {hours} h {minutes:02d} min of wall time over "
+            f"{len(res['runs'])} run(s); {provenance_text(author)}).  **One option at a time** "
+            f"(`--suite benchmarks/batch-readings-20.toml`, windows {windows}; {ablation['results']['cells']:,} cells; "
+            f"{provenance_text(ablation)}).",
+            "",
+            "Each statement of §5.7.5 under each configuration: whether it holds, and on how many platforms:",
+            "",
+            table(
+                ["the thesis says (§5.7.5)", *configs], statements, "|" + "|".join(["---"] * (len(configs) + 1)) + "|"
+            ),
+            "",
+            "The variant of lowest sum flow per platform (its mean normalised to basic's; the thesis: beplat everywhere):",
+            "",
+            table(["configuration", *traces], lowest),
+        ]
+    )
+
+
 def batch_traces(records: Records) -> str:
     rec = records["batch_traces"]
     rows = rec["results"]
@@ -972,6 +1010,7 @@ BLOCKS: dict[str, Block] = {
     "evolving-target": Block(("frontier",), evolving_target),
     "batch-accasim": Block(("batch_accasim",), batch_accasim),
     "batch-paper": Block(("paper-batch",), batch_paper),
+    "batch-readings": Block(("paper-batch", "paper-batch-author", "batch-readings-20"), batch_readings),
     "batch-traces": Block(("batch_traces",), batch_traces),
 }
 

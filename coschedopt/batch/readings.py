@@ -84,3 +84,8 @@ def configuration(options: dict[str, object]) -> str:
         if name in options and options[name] != base.get(name, True if name == "reassign" else None)
     ]
     return " + ".join([reading, *changed])
+
+
+def configurations_in_order(names: object) -> list[str]:
+    """Distinct configuration names, ours first, then ours with one option changed, then the author's ones."""
+    return sorted(dict.fromkeys(names), key=lambda c: (c != "ours", c.startswith("author"), c != "author", c))

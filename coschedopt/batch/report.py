@@ -16,6 +16,7 @@ from collections import defaultdict
 from typing import Any
 
 from .allocation import VARIANTS
+from .readings import configuration, configurations_in_order
 
 CH5_METRICS = (
     ("sum_flow", "Sum flow", "Fig. 5.8", "min"),
@@ -47,47 +48,40 @@ THESIS_PLATFORMS = {
 
 def _claims() -> list[tuple[str, str, Any]]:
     """The statements §5.7.5 makes about Figures 5.8-5.16 (it gives no numbers), each as (metric, statement,
-    test): ``test(norm, groups)`` says whether our normalised means bear it out, from ``norm[(group, variant)]``."""
+    test): ``test(norm, g)`` says whether our normalised means bear it out on platform ``g``, from
+    ``norm[(group, variant)]``; a statement holds when it holds on every platform."""
 
     def best(metric_sense, variants_ok, g, norm):
         vals = {v: x for (gg, v), x in norm.items() if gg == g}
         top = (min if metric_sense == "min" else max)(vals.values())
         return any(abs(vals.get(v, float("nan")) - top) < 1e-9 for v in variants_ok)
 
-    def every(pred):
-        return lambda norm, groups: all(pred(norm, g) for g in groups)
-
     def better(v, g, norm, sense="min"):
         x = norm.get((g, v))
         return x is not None and (x < 1.0 if sense == "min" else x > 1.0)
 
     def improved_and_led_by(sense, leaders):
-        """Every variant better than basic on every platform, and one of ``leaders`` best there."""
-        return every(
-            lambda n, g: all(better(v, g, n, sense) for v in VARIANTS if v != "basic") and best(sense, leaders, g, n)
-        )
+        """Every variant better than basic on the platform, and one of ``leaders`` best there."""
+        return lambda n, g: all(better(v, g, n, sense) for v in VARIANTS if v != "basic") and best(sense, leaders, g, n)
 
     return [
         (
             "sum_flow",
             "every best-effort variant has a lower sum flow than basic, except beloc on SDSC-Blue",
-            every(
-                lambda n, g: all(
-                    better(v, g, n) or (v, g) == ("beloc", "SDSC-Blue") for v in ("becont", "beloc", "beplat")
-                )
+            lambda n, g: all(
+                better(v, g, n) or (v, g) == ("beloc", "SDSC-Blue") for v in ("becont", "beloc", "beplat")
             ),
         ),
         (
             "sum_flow",
             "beplat has the lowest sum flow on every platform",
-            every(lambda n, g: best("min", ("beplat",), g, n)),
+            lambda n, g: best("min", ("beplat",), g, n),
         ),
         (
             "sum_flow",
             "cont and loc are worse than basic on HPC2N, cont on KTH-SP2; the other forced variants are better",
-            lambda n, groups: all(
+            lambda n, g: all(
                 (not better(v, g, n)) == ((v, g) in {("cont", "HPC2N"), ("loc", "HPC2N"), ("cont", "KTH-SP2")})
-                for g in groups
                 for v in ("cont", "loc", "plat")
             ),
         ),
@@ -114,17 +108,30 @@ def _claims() -> list[tuple[str, str, Any]]:
     ]
 
 
-def claims_checked(
+def claims_by_platform(
     norms: dict[str, dict[tuple[str, str], float]], groups: list[str], variants: list[str]
-) -> list[tuple[str, str, bool | None]]:
-    """(metric, statement, whether our normalised means bear it out) for each of §5.7.5's statements;
-    ``norms[metric][(group, variant)]`` as :func:`normalised` gives them.  ``None`` (not checked) unless
-    all seven variants ran: the statements compare them all."""
-    out: list[tuple[str, str, bool | None]] = []
-    for metric, statement, holds in _claims():
+) -> list[tuple[str, str, dict[str, bool] | None]]:
+    """(metric, statement, on which platforms our normalised means bear it out) for each of §5.7.5's statements;
+    ``norms[metric][(group, variant)]`` as :func:`normalised` gives them.  ``None`` (not checked) unless all seven
+    variants ran: the statements compare them all."""
+    out: list[tuple[str, str, dict[str, bool] | None]] = []
+    for metric, statement, holds_on in _claims():
         norm = {k: x for k, x in norms[metric].items() if k[1] in variants}
-        out.append((metric, statement, bool(holds(norm, groups)) if set(variants) >= set(VARIANTS) else None))
+        out.append(
+            (
+                metric,
+                statement,
+                {g: bool(holds_on(norm, g)) for g in groups} if set(variants) >= set(VARIANTS) else None,
+            )
+        )
     return out
+
+
+def verdict(on: dict[str, bool] | None) -> str:
+    """A statement's verdict with its platforms: ``yes (6/6)``, ``no (2/6)``, or ``not checked``."""
+    if on is None:
+        return "not checked (not every variant ran)"
+    return f"{'yes' if all(on.values()) else 'no'} ({sum(on.values())}/{len(on)})"
 
 
 def batch_report(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
@@ -132,17 +139,56 @@ def batch_report(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) 
 
     rows = [r for r in rows if r.get("status") == "FEASIBLE" and r.get("sum_flow") is not None]
     for r in rows:
-        r["_variant"] = json.loads(r["options"]).get("allocation", "basic") if r.get("options") else "basic"
+        options = json.loads(r["options"]) if r.get("options") else {}
+        r["_variant"], r["_config"] = options.get("allocation", "basic"), configuration(options)
     ch4 = [r for r in rows if str(r["group"]).startswith("ch4")]
     ch5 = [r for r in rows if not str(r["group"]).startswith("ch4")]
     out = []
     if ch4:
         out.append(Section("Thesis chapter 4: offline Curie samples beside the thesis", 3, chapter4_blocks(ch4)))
-    if ch5:
-        out.append(
-            Section("Thesis chapter 5: seven variants on six traces beside the thesis", 3, chapter5_blocks(ch5, slug))
-        )
+    configs = configurations_in_order(r["_config"] for r in ch5)
+    if len(configs) > 1:
+        out.append(Section("Thesis chapter 5: the statements under each reading", 3, [readings_table(ch5)]))
+    for k, config in enumerate(configs):
+        title = "Thesis chapter 5: seven variants on six traces beside the thesis"
+        if len(configs) > 1:
+            title += f" ({config})"
+        part = [r for r in ch5 if r["_config"] == config]
+        out.append(Section(title, 3, chapter5_blocks(part, slug if k == 0 else f"{slug}-{k}")))
     return out
+
+
+def complete_instances(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str], list[str]]:
+    """The rows of the instances on which every variant ran (an interrupted run), their platforms and variants."""
+    variants = _order(r["_variant"] for r in rows)
+    complete = {i for (i,), rs in _by(rows, "instance_id").items() if {r["_variant"] for r in rs} >= set(variants)}
+    rows = [r for r in rows if r["instance_id"] in complete]
+    return rows, list(dict.fromkeys(r["group"] for r in rows)), variants
+
+
+def claims_by_configuration(rows: list[dict[str, Any]]) -> dict[str, list[tuple[str, str, dict[str, bool] | None]]]:
+    """Per configuration (``_config``), :func:`claims_by_platform` on its normalised means."""
+    out = {}
+    for config in configurations_in_order(r["_config"] for r in rows):
+        part, groups, variants = complete_instances([r for r in rows if r["_config"] == config])
+        norms = {metric: normalised(part, metric) for metric, *_ in CH5_METRICS}
+        out[config] = claims_by_platform(norms, groups, variants)
+    return out
+
+
+def readings_table(rows: list[dict[str, Any]]) -> Any:
+    """§5.7.5's statements x configurations: whether each holds, on how many platforms."""
+    from ..viz.report import Table
+
+    claims = claims_by_configuration(rows)
+    configs = list(claims)
+    first = claims[configs[0]]
+    body = [[text, *[verdict(claims[c][i][2]) for c in configs]] for i, (_, text, _) in enumerate(first)]
+    return Table(
+        ["the thesis says (§5.7.5)", *configs],
+        body,
+        "each statement checked on the normalised means of each configuration (platforms where it holds)",
+    )
 
 
 def _by(rows, *keys):
@@ -214,10 +260,7 @@ def normalised(rows: list[dict[str, Any]], metric: str) -> dict[tuple[str, str],
 def chapter5_blocks(rows: list[dict[str, Any]], slug: str) -> list[Any]:
     from ..viz.report import Table
 
-    variants = _order(r["_variant"] for r in rows)
-    complete = {i for (i,), rs in _by(rows, "instance_id").items() if {r["_variant"] for r in rs} >= set(variants)}
-    rows = [r for r in rows if r["instance_id"] in complete]  # an interrupted run: instances with every variant
-    groups = list(dict.fromkeys(r["group"] for r in rows))
+    rows, groups, variants = complete_instances(rows)
     counts = {g: len({r["instance_id"] for r in rows if r["group"] == g}) for g in groups}
     blocks: list[Any] = [
         "Each value is the mean over the instances of the platform of the instance's value divided by the mean "
@@ -237,11 +280,10 @@ def chapter5_blocks(rows: list[dict[str, Any]], slug: str) -> list[Any]:
                 best.append(f"{g}: {', '.join(v for v, x in vals.items() if abs(x - top) < 1e-9)}")
         blocks.append(Table(["variant", *groups], body, f"{title} ({figure}); best per platform: {'; '.join(best)}"))
     titles = {m: t for m, t, *_ in CH5_METRICS}
-    verdict = {True: "yes", False: "no", None: "not checked (not every variant ran)"}
-    claims = [[titles[m], text, verdict[holds]] for m, text, holds in claims_checked(norms, groups, variants)]
+    claims = [[titles[m], text, verdict(on)] for m, text, on in claims_by_platform(norms, groups, variants)]
     blocks.append(
         Table(
-            ["metric", "the thesis says (§5.7.5; its figures give no numbers)", "our run bears it out"],
+            ["metric", "the thesis says (§5.7.5; its figures give no numbers)", "our run bears it out (platforms)"],
             claims,
             "the thesis's statements checked on the normalised means above",
         )
@@ -339,3 +381,37 @@ def _cloud_figure(rows, groups, x, y, figure, slug):
         f"{slug}-batch-cloud-{x}-{y}.png",
         f"Sum flow per instance, {x} against {y} (cf. {figure}); below the diagonal {y} is better",
     )
+
+
+def norms_from_means(means: list[dict[str, Any]]) -> tuple[dict[str, dict[tuple[str, str], float]], list[str]]:
+    """``norms[metric][(trace, variant)]`` and the platforms from a record's normalised means (rows of trace,
+    variant and one value per metric, basic left out since it is 1 by definition)."""
+    traces = sorted({r["trace"] for r in means})
+    norms: dict[str, dict[tuple[str, str], float]] = {}
+    for metric, *_ in CH5_METRICS:
+        norm = {(r["trace"], r["variant"]): r[metric] for r in means if r.get(metric) is not None}
+        norms[metric] = norm | {(t, "basic"): 1.0 for t in traces}
+    return norms, traces
+
+
+def readings_tables(configs: dict[str, list[dict[str, Any]]]) -> tuple[list[list[str]], list[list[str]]]:
+    """From each configuration's normalised means (``configs[name]``, as a record holds them): §5.7.5's statements
+    with their verdict per configuration (one row per statement), and per configuration the variant of lowest
+    sum flow on each platform with its normalised mean (one row per configuration, a column per platform of any)."""
+    checked = {}
+    lowest = []
+    every = sorted({r["trace"] for means in configs.values() for r in means})
+    for name, means in configs.items():
+        norms, traces = norms_from_means(means)
+        checked[name] = claims_by_platform(norms, traces, list(VARIANTS))
+        cells = []
+        for t in every:
+            vals = {v: x for (g, v), x in norms["sum_flow"].items() if g == t}
+            top = min(vals, key=vals.get) if vals else None
+            cells.append(f"{top} {vals[top]:.3f}" if top else "–")
+        lowest.append([name, *cells])
+    names = list(configs)
+    statements = [
+        [text, *[verdict(checked[c][i][2]) for c in names]] for i, (_, text, _) in enumerate(checked[names[0]])
+    ]
+    return statements, lowest
