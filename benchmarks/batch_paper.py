@@ -145,6 +145,7 @@ def summarise(db: Path, suite: str = "paper-batch") -> dict:
                 "wall_s": _seconds(r.get("started_at"), r.get("ended_at")),
                 "git_commit": r.get("git_commit"),
                 "executor": r.get("executor"),
+                "cells_planned": r.get("cells_planned"),
                 "cells_done": r.get("cells_done"),
                 "status": r.get("status"),
             }

@@ -23,6 +23,7 @@ A smoke record (``--smoke``) is never rendered.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import statistics
@@ -34,8 +35,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-#: the documents holding blocks: the README (the frontier, the headline) and the results page
-DOCUMENTS = (README, ROOT / "docs" / "results.md")
+#: the documents holding blocks: the README (the frontier, the headline), the results page, and a family's notes
+#: where an issue asks for a figure there
+DOCUMENTS = (README, ROOT / "docs" / "results.md", ROOT / "benchmarks" / "results" / "online-notes.md")
 RESULTS = Path(__file__).resolve().parent / "results"
 MARKER = re.compile(r"<!-- figures:(?P<name>[\w.-]+) -->\n(?P<body>.*?)<!-- /figures:(?P=name) -->", re.DOTALL)
 
@@ -44,10 +46,14 @@ Records = Mapping[str, dict[str, Any]]
 
 @dataclass(frozen=True)
 class Block:
-    """A README block: the records it reads and the function rendering them."""
+    """A README block: the records it reads and the function rendering them; ``figures`` draws the PNGs its text
+    links to (``figures/NAME.png`` beside the records, written by ``--write``; ``--check`` asks only that they
+    exist, since their bytes follow matplotlib's version)."""
 
     records: tuple[str, ...]
     render: Callable[[Records], str]
+    figures: Callable[[Records], dict[str, bytes]] | None = None
+    figure_names: tuple[str, ...] = ()
 
 
 class MissingRecord(Exception):
@@ -666,11 +672,12 @@ def batch_readings(records: Records) -> str:
     traces = sorted({r["trace"] for means in configs.values() for r in means})
     res = author["results"]
     hours, minutes = divmod(round(res["wall_s"] / 60), 60)
+    planned = max((r.get("cells_planned") or 0 for r in res["runs"]), default=0)
     windows = ", ".join(f"{t} {n}" for t, n in sorted(ablation["results"]["instances"].items()))
     return "\n".join(
         [
             f"**The author's reading, whole** (`python benchmarks/batch_paper.py --suite paper-batch-author --run -j 2`: "
-            f"{res['cells']:,} cells, {res['failed']} failed, {hours} h {minutes:02d} min of wall time over "
+            f"{res['cells']:,} of {planned:,} cells, {res['failed']} failed, {hours} h {minutes:02d} min of wall time over "
             f"{len(res['runs'])} run(s); {provenance_text(author)}).  **One option at a time** "
             f"(`--suite benchmarks/batch-readings-20.toml`, windows {windows}; {ablation['results']['cells']:,} cells; "
             f"{provenance_text(ablation)}).",
@@ -738,6 +745,83 @@ def online_trends(records: Records) -> str:
     ]
     headers = ["trend", "GSPT-RD's literal counter (default)", "GSPT-RD counting only while no main processor is idle"]
     return head + "\n" + table(headers, body, "|---|---|---|") + "\n"
+
+
+#: trend 1's two processor settings: the suite and how the block names its instances' processor counts
+TREND_1_SETTINGS = (
+    ("paper-online-sweeps", "Method C's m / Q"),
+    ("paper-online-sweeps-table-m", "Table 3.1's counts"),
+)
+
+
+def online_trend_1(records: Records) -> str:
+    """Trend 1 (SPT-RD's sweeps, Figures 3.3-3.6) on the instances' own processor counts and on Table 3.1's:
+    the verdict of :func:`coschedopt.online.trends.trend_1`, each line's rank correlations, and the figures."""
+    from coschedopt.online.trends import sweep_correlations, sweep_means, trend_1
+
+    out = [
+        "**Trend 1** (thesis §3.6: on Curie, for m_d >= 4, SPT-RD's ΣS generally rises with m_d while ΣF falls; "
+        "LLNL-Thunder shows the same trade-off against τ).  The experiment: SPT-RD on every m_d in 1..10 and τ in "
+        "1..10 (Curie) or 1..5 (LLNL-Thunder), the means over the 20 Method C instances of each trace, on two "
+        "processor counts for the same windows and tasks: Method C's m / Q (suite `paper-online-sweeps`) and "
+        "Table 3.1's 160 and 48 (suite `paper-online-sweeps-table-m`).  The test "
+        "(`coschedopt/online/trends.py`): on Curie, Spearman's rank correlation with m_d over m_d >= 4 of ΣS "
+        "positive and of ΣF negative on most τ lines; on LLNL-Thunder, ΣS and ΣF correlated with τ with opposite "
+        "signs on most m_d lines.",
+        "",
+    ]
+    verdicts, lines = [], []
+    for suite, setting in TREND_1_SETTINGS:
+        rec = records[suite]
+        rows = exported_rows(rec)
+        curie, thunder = sweep_means(rows, "Curie"), sweep_means(rows, "LLNL-Thunder")
+        m = {g: statistics.fmean(r["m"] for r in rows if r["group"] == g) for g in ("Curie", "LLNL-Thunder")}
+        verdict = trend_1(curie, thunder)
+        verdicts.append(
+            [
+                setting,
+                f"{m['Curie']:.0f} / {m['LLNL-Thunder']:.0f}",
+                f"{verdict.verdict} ({verdict.evidence})",
+                runs_text(rec, suite),
+            ]
+        )
+        for trace, sweep, along, least in (("Curie", curie, "m_d", 4), ("LLNL-Thunder", thunder, "tau", 1)):
+            cells = [
+                f"{'+' if s > 0 else '−' if s < 0 else '0'}{abs(s):.2f} / {'+' if f > 0 else '−' if f < 0 else '0'}{abs(f):.2f}"
+                for _, s, f in sweep_correlations(sweep, along, least)
+            ]
+            lines.append([f"{setting}, {trace} ({'τ' if along == 'm_d' else 'm_d'} lines)", *cells])
+    width = max(len(r) for r in lines) - 1
+    out += [
+        table(["processors", "mean m (Curie / LLNL-Thunder)", "trend 1", "run"], verdicts, "|---|---:|---|---|"),
+        "",
+        "Each line's rank correlation of ΣS / ΣF with the swept parameter (Curie: with m_d over m_d >= 4, one "
+        "column per τ = 1..10; LLNL-Thunder: with τ, one column per m_d = 1..10); the trend wants opposite signs:",
+        "",
+        table(["sweep", *[str(i + 1) for i in range(width)]], [r + [""] * (width + 1 - len(r)) for r in lines]),
+        "",
+        *[f"![{setting}, {trace}](figures/{name}.png)" for (suite, setting), trace, name in _trend_1_figures()],
+    ]
+    return "\n".join(out)
+
+
+def _trend_1_figures() -> list[tuple[tuple[str, str], str, str]]:
+    return [
+        (setting, trace, f"trend-1-{setting[0].removeprefix('paper-online-')}-{trace.lower()}")
+        for setting in TREND_1_SETTINGS
+        for trace in ("Curie", "LLNL-Thunder")
+    ]
+
+
+def online_trend_1_figures(records: Records) -> dict[str, bytes]:
+    """Figures 3.3-3.6 as the report draws them (:func:`coschedopt.online.report.sweep_figure`), per setting."""
+    from coschedopt.online.report import sweep_figure
+    from coschedopt.online.trends import sweep_means
+
+    return {
+        name: sweep_figure(sweep_means(exported_rows(records[suite]), trace), f"{trace}, {label}")
+        for (suite, label), trace, name in _trend_1_figures()
+    }
 
 
 def online_speed(records: Records) -> str:
@@ -989,6 +1073,12 @@ def locality_paper(records: Records) -> str:
 
 BLOCKS: dict[str, Block] = {
     "online-trends": Block(("paper-online", "paper-online-sweeps"), online_trends),
+    "online-trend-1": Block(
+        tuple(suite for suite, _ in TREND_1_SETTINGS),
+        online_trend_1,
+        online_trend_1_figures,
+        tuple(name for *_, name in _trend_1_figures()),
+    ),
     "online-speed": Block(("online-speed",), online_speed),
     "online-scale": Block(("online-scale",), online_scale),
     "frontier": Block(("frontier",), frontier),
@@ -1062,7 +1152,25 @@ def _regenerate_all(documents: tuple[Path, ...], records_dir: Path) -> tuple[dic
         texts[doc], found = regenerate(doc.read_text(encoding="utf-8"), Path(records_dir), seen)
         problems += found
     problems += [f"{name}: no markers in {', '.join(d.name for d in documents)}" for name in BLOCKS if name not in seen]
+    problems += [
+        f"{name}: figure {records_dir}/figures/{figure}.png is missing (`python benchmarks/readme.py --write` draws it)"
+        for name in sorted(seen & set(BLOCKS))
+        for figure in BLOCKS[name].figure_names
+        if not (Path(records_dir) / "figures" / f"{figure}.png").exists()
+    ]
     return texts, problems
+
+
+def draw_figures(name: str, records_dir: Path) -> None:
+    """Draw block ``name``'s figures from its records into ``records_dir/figures`` (:class:`MissingRecord` if a
+    record is absent)."""
+    block = BLOCKS[name]
+    if block.figures is None:
+        return
+    folder = Path(records_dir) / "figures"
+    folder.mkdir(exist_ok=True)
+    for figure, png in block.figures({r: read_record(records_dir, r) for r in block.records}).items():
+        (folder / f"{figure}.png").write_bytes(png)
 
 
 def check(documents: Path | tuple[Path, ...] = DOCUMENTS, records_dir: Path = RESULTS) -> list[str]:
@@ -1073,6 +1181,9 @@ def check(documents: Path | tuple[Path, ...] = DOCUMENTS, records_dir: Path = RE
 
 def write(documents: Path | tuple[Path, ...] = DOCUMENTS, records_dir: Path = RESULTS) -> list[str]:
     """Re-render every block of ``documents`` whose records exist; the problems left (missing records...)."""
+    for name in BLOCKS:
+        with contextlib.suppress(MissingRecord):  # the text's render names the missing record
+            draw_figures(name, records_dir)
     texts, problems = _regenerate_all(_documents(documents), Path(records_dir))
     for doc, text in texts.items():
         doc.write_text(text, encoding="utf-8")

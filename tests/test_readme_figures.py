@@ -36,10 +36,10 @@ RESULTS_DOC = ROOT / "docs" / "results.md"
 
 
 def documents_with(tmp_path, text: str) -> tuple:
-    """The README and a copy of docs/results.md holding ``text``."""
+    """The README, a copy of docs/results.md holding ``text``, and the notes holding blocks."""
     copy = tmp_path / "results.md"
     copy.write_text(text, encoding="utf-8")
-    return (ROOT / "README.md", copy)
+    return (ROOT / "README.md", copy, *readme.DOCUMENTS[2:])
 
 
 def test_check_passes_on_the_repository_readme_except_pending_records():
@@ -148,3 +148,14 @@ def test_the_exact_times_count_the_proven_seeds_and_the_largest_gap_left_per_met
         ["milp", "30", "1/2", "35", "60", "1.2 %"],
         ["milp", "100", "refused", "–", "–", "–"],
     ]
+
+
+def test_a_block_figure_missing_fails_naming_its_block_and_write_draws_it(tmp_path):
+    """online-trend-1 links to PNGs drawn from its records: --check fails while one is absent, --write draws it."""
+    records = tmp_path / "records"
+    shutil.copytree(BENCHMARKS / "results", records, ignore=shutil.ignore_patterns("figures"))
+    problems = readme.check(readme.DOCUMENTS, records)
+    assert any(p.startswith("online-trend-1: figure") for p in problems), problems
+    readme.draw_figures("online-trend-1", records)
+    assert not [p for p in readme.check(readme.DOCUMENTS, records) if "figure" in p]
+    assert all(png.read_bytes().startswith(b"\x89PNG") for png in (records / "figures").glob("trend-1-*.png"))

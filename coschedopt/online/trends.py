@@ -249,6 +249,25 @@ def trend_1(curie: Sweep, thunder: Sweep) -> Verdict:
     return Verdict(1, claim, _verdict(parts), "; ".join(evidence))
 
 
+def sweep_correlations(sweep: Sweep, along: str, least: int = 1) -> list[tuple[int, float, float]]:
+    """Per line of ``sweep`` (a τ when ``along="m_d"``, an m_d when ``along="tau"``): Spearman's rank correlation
+    of ΣS and of ΣF with the swept parameter, over its values >= ``least`` (trend 1's test reads their signs)."""
+    key = 0 if along == "m_d" else 1
+    out = []
+    for line in sorted({k[1 - key] for k in sweep}):
+        points = sorted((k[key], v) for k, v in sweep.items() if k[1 - key] == line and k[key] >= least)
+        if len(points) >= 3:
+            x = [p for p, _ in points]
+            out.append(
+                (
+                    line,
+                    spearman(x, [v["sum_stretch"] for _, v in points]),
+                    spearman(x, [v["sum_flow"] for _, v in points]),
+                )
+            )
+    return out
+
+
 def _apart(line: list[tuple[int, dict[str, float]]]) -> bool:
     """Whether ΣS and ΣF move in opposite directions along a sweep line (rank correlations of opposite signs)."""
     x = [t for t, _ in line]
