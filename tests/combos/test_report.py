@@ -89,7 +89,8 @@ def test_the_report_carries_the_family_section(db, tmp_path):
 def test_the_paper_suite_expands_to_the_papers_experiment():
     path = resolve_suite_path("paper-combos")
     config = tomllib.loads(path.read_text())
-    assert all(block["seeds"] == list(range(50)) for block in config["instances"])  # 50 systems per alpha range
+    # 50 systems per alpha range, seeds 1000 r + s (the former combos_competitive.py's): no two ranges share a seed
+    assert [block["seeds"] for block in config["instances"]] == [{"first": 1000 * r, "count": 50} for r in range(9)]
     for block in config["instances"]:  # one system per range is enough to check the expansion
         block["seeds"] = [0]
     suite = parse_suite(config, path=path)
