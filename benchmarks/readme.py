@@ -411,6 +411,53 @@ def combos_colgen(records: Records) -> str:
     return head + "\n" + table(headers, body, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|") + "\n"
 
 
+def combos_competitive(records: Records) -> str:
+    """The paper's section 7 (Figures 6-7) from the exported ``paper-combos`` run: each method's mean (max)
+    competitive ratio per alpha range (:func:`coschedopt.combos.report.competitive_ratio_table`), then the
+    largest ratios, FCS against Theorem 1's bound and the share of the searches' time spent measuring."""
+    from coschedopt.combos.report import SEARCHES, competitive_ratio_summary, competitive_ratio_table
+
+    rec = records["paper-combos"]
+    rows = exported_rows(rec)
+    headers, body = competitive_ratio_table(rows)
+    summary = competitive_ratio_summary(rows)
+    systems = {r["instance_id"] for r in rows}
+    per_alpha = {a: len({r["instance_id"] for r in rows if r["alpha"] == a}) for a in {r["alpha"] for r in rows}}
+    tasks = sorted({r["n"] for r in rows})
+    options = [json.loads(r["options"]) if isinstance(r["options"], str) else r["options"] for r in rows]
+    searches = [o for r, o in zip(rows, options, strict=True) if r["method"] in SEARCHES]
+    ks = sorted({o["k"] for o in searches})
+    measure = sorted({o["measure_time"] for o in searches})
+    a_plus = sorted({json.loads(r["stats"]).get("a_plus") for r in rows if r["method"] in ("search-pi", "search-ei")})
+    lp = [o for r, o in zip(rows, options, strict=True) if r["method"] == "lp"]
+    backend = sorted({o.get("backend", "default") for o in lp})
+    failed = sum(r["status"] not in ("OPTIMAL", "FEASIBLE") for r in rows)
+    ranges = sorted(per_alpha)
+    seeds = {a: {r["instance_seed"] for r in rows if r["alpha"] == a} for a in ranges}
+    if all(s == set(range(1000 * i, 1000 * i + len(s))) for i, s in enumerate(seeds.values())):
+        seeds_text = "instance seeds 1000 r + s for the r-th range's s-th system"
+    else:
+        seeds_text = "instance seeds " + ", ".join(span(sorted(s), "{:d}") for s in seeds.values())
+    method_seeds = sorted({r["seed"] for r in rows if r["method"] in SEARCHES})
+    seeds_text += f", the searches' tie-break seed {', '.join(map(str, method_seeds))}"
+    head = (
+        "**The paper's simulation** (section 7, Figures 6-7): FCS and the PI, EI and UCB searches (k = "
+        f"{', '.join(f'{k:g}' for k in ks)}, measurement time {'/'.join(f'{m:g}' for m in measure)}, PI's and EI's "
+        f"a^+ read as {'/'.join(f'`{a}`' for a in a_plus)}) against the LP optimum (`lp`, {'/'.join(backend)}) on {len(systems)} random "
+        f"systems of {'/'.join(map(str, tasks))} tasks, {span(list(per_alpha.values()), '{:d}')} per alpha range "
+        f"({seeds_text}; {len(rows):,} cells, {failed} not finished; "
+        f"{_suite_head(rec, 'paper-combos', 'paper-combos.sqlite')}): competitive ratio = makespan / LP optimum of "
+        "the same system, mean (max) over the systems of each range (alpha: the range's midpoint, ranges 0.1 wide).\n"
+    )
+    worst = ", ".join(f"{name} {v:.3f}" for name, v in summary["max_ratio"].items())
+    tail = f"\nLargest ratio over every range and k: {worst}"
+    if summary["fcs_over_theorem1_max"] is not None:
+        tail += f"; FCS over Theorem 1's bound 2 - 1/a*: at most {summary['fcs_over_theorem1_max']:.3f} (<= 1)"
+    if summary["measuring_share_mean"] is not None:
+        tail += f"; time spent measuring / makespan, all search cells: mean {summary['measuring_share_mean']:.2f}"
+    return head + "\n" + table(headers, body) + "\n" + tail + ".\n"
+
+
 # ---------------------------------------------------------------------------- evolving
 
 
@@ -1089,6 +1136,7 @@ BLOCKS: dict[str, Block] = {
     "pack-triplets": Block(("pack_bnp_w2_triplets",), pack_triplets),
     "combos-lp": Block(("combos_lp_scaling",), combos_lp),
     "combos-colgen": Block(("colgen-combos",), combos_colgen),
+    "combos-competitive": Block(("paper-combos",), combos_competitive),
     "hybrid-exact": Block(("hybrid-exact",), hybrid_exact),
     "hybrid-scale": Block(("hybrid-scale",), hybrid_scale),
     "hybrid-speed": Block(("hybrid-speed",), hybrid_speed),

@@ -10,6 +10,7 @@ else each label is its own line.  Named in :attr:`coschedopt.core.Family.report`
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections import defaultdict
 from typing import Any
@@ -27,6 +28,67 @@ def ratios(rows: list[dict[str, Any]]) -> dict[tuple[str, str, Any], list[float]
     return out
 
 
+def _labels(by: dict[tuple[str, str, Any], list[float]]) -> list[str]:
+    """The labels in table order: FCS first, then each method's labels by name."""
+    return list(dict.fromkeys(label for _, label, _ in sorted(by, key=lambda k: (k[0] != "fcs", k[0], k[1]))))
+
+
+def _alphas(by: dict[tuple[str, str, Any], list[float]]) -> list[float]:
+    return sorted({a for _, _, a in by if a is not None})
+
+
+def competitive_ratio_table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """(headers, body): one row per label (FCS first), one column per alpha (or ``all`` without one),
+    each cell the mean (max) competitive ratio of the label's cells there; the table of the family's
+    report and of the docs' block ``combos-competitive``, so both read the same figures off the rows."""
+    by = ratios(rows)
+    alphas = _alphas(by)
+    headers = ["method", *([f"alpha {a:g}" for a in alphas] or ["all"])]
+    body = []
+    for label in _labels(by):
+        cells = []
+        for a in alphas or [None]:
+            vals = [v for (m, lb, al), vs in by.items() if lb == label and al == a for v in vs]
+            cells.append(f"{statistics.fmean(vals):.3f} ({max(vals):.3f})" if vals else "–")
+        body.append([label, *cells])
+    return headers, body
+
+
+def _decoded(v: Any) -> dict[str, Any]:
+    """A JSON-text column (options, stats) as a dict; {} when empty."""
+    if isinstance(v, str):
+        v = json.loads(v) if v else None
+    return v or {}
+
+
+def competitive_ratio_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the table does not show: the largest ratio of FCS and of each search over all its k and
+    alphas; the largest FCS ratio over Theorem 1's bound 2 - 1/a* (<= 1 if the theorem and the code
+    agree); the mean share of a search's makespan spent measuring (its ``measuring_time`` counter, when
+    the rows carry ``stats``)."""
+    by = ratios(rows)
+    worst = {}
+    for name in ("fcs", *SEARCHES):
+        vals = [v for (m, _, _), vs in by.items() if m == name for v in vs]
+        if vals:
+            worst["FCS" if name == "fcs" else SEARCHES[name]] = max(vals)
+    fcs_bound = [
+        r["objective"] / r["best_known"] / r["fcs_ratio_bound"]
+        for r in rows
+        if r["method"] == "fcs" and r.get("fcs_ratio_bound") and r["objective"] and r["best_known"]
+    ]
+    shares = [
+        _decoded(r.get("stats"))["measuring_time"] / r["objective"]
+        for r in rows
+        if r["method"] in SEARCHES and r["objective"] and "measuring_time" in _decoded(r.get("stats"))
+    ]
+    return {
+        "max_ratio": worst,
+        "fcs_over_theorem1_max": max(fcs_bound) if fcs_bound else None,
+        "measuring_share_mean": statistics.fmean(shares) if shares else None,
+    }
+
+
 def competitive_ratio_sections(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
     """A table of mean (max) ratios per label and alpha, and Figures 6-7 when alpha varies."""
     from ..viz.report import Figure, Section, Table
@@ -34,20 +96,14 @@ def competitive_ratio_sections(rows: list[dict[str, Any]], config: dict[str, Any
     by = ratios(rows)
     if not by:
         return []
-    alphas = sorted({a for _, _, a in by if a is not None})
-    labels = list(dict.fromkeys(label for _, label, _ in sorted(by, key=lambda k: (k[0] != "fcs", k[0], k[1]))))
+    alphas = _alphas(by)
+    headers, body = competitive_ratio_table(rows)
     table = Table(
-        ["method", *([f"alpha {a:g}" for a in alphas] or ["all"])],
-        [],
+        headers,
+        body,
         caption="Competitive ratio = makespan / LP optimum of the same system, mean (max) over the systems "
         "(section 3.3 of the paper); FCS is proven below 2 - 1/a* (Theorem 1).",
     )
-    for label in labels:
-        cells = []
-        for a in alphas or [None]:
-            vals = [v for (m, lb, al), vs in by.items() if lb == label and al == a for v in vs]
-            cells.append(f"{statistics.fmean(vals):.3f} ({max(vals):.3f})" if vals else "–")
-        table.rows.append([label, *cells])
     section = Section("Competitive ratios (the paper's Figures 6-7)", 3, [table])
     if len(alphas) > 1:
         section.blocks.append(

@@ -10,7 +10,7 @@ import coschedopt as cs
 from coschedopt.bench import result_table, run_suite, write_report
 from coschedopt.bench.suite import parse_suite, resolve_suite_path
 from coschedopt.combos.generate import random_combos_instance
-from coschedopt.combos.report import competitive_ratio_sections
+from coschedopt.combos.report import competitive_ratio_sections, competitive_ratio_summary, competitive_ratio_table
 from coschedopt.viz.report import Figure, Table
 
 SUITE = """
@@ -77,6 +77,22 @@ def test_ratios_are_makespan_over_the_lp_optimum_of_the_same_system(db):
     mean, worst = sum(expected) / 2, max(expected)
     assert table.rows[0][1] == f"{mean:.3f} ({worst:.3f})"
     assert sum(isinstance(b, Figure) for b in section.blocks) == 2
+
+
+def test_the_docs_table_is_the_reports_and_the_summary_reads_the_rows(db):
+    """Block combos-competitive prints competitive_ratio_table, the report's table; the summary's largest
+    ratios agree with the table's maxima, FCS stays under Theorem 1's bound, and a search spends part of
+    its makespan measuring."""
+    rows = result_table(db).rows
+    (section,) = competitive_ratio_sections(rows, {}, "s")
+    table = next(b for b in section.blocks if isinstance(b, Table))
+    assert competitive_ratio_table(rows) == (table.headers, table.rows)
+    summary = competitive_ratio_summary(rows)
+    assert set(summary["max_ratio"]) == {"FCS", "UCB"}
+    fcs_maxima = [float(cell.split("(")[1].rstrip(")")) for cell in table.rows[0][1:]]
+    assert f"{summary['max_ratio']['FCS']:.3f}" == f"{max(fcs_maxima):.3f}"
+    assert 0 < summary["fcs_over_theorem1_max"] <= 1
+    assert 0 < summary["measuring_share_mean"] < 1
 
 
 def test_the_report_carries_the_family_section(db, tmp_path):
