@@ -79,7 +79,19 @@ def is_time_limited(status: str, objective: float | None, lower_bound: float | N
 
 
 def peak_rss_mb() -> float | None:
-    """This process's peak resident memory so far, in MiB (``None`` where the OS does not say)."""
+    """This process's peak resident memory so far, in MiB (``None`` where the OS does not say).
+
+    On Linux it is ``VmHWM`` of ``/proc/self/status``, the peak of this process's own memory since it
+    started its program: ``ru_maxrss`` there carries over the peak of the process that forked it (a
+    spawned worker would report the runner's peak, which holds every instance of the suite).
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except (OSError, ValueError, IndexError):
+        pass
     try:
         import resource
     except ImportError:  # pragma: no cover - not on Windows

@@ -9,13 +9,19 @@ so that the caller can refresh its progress bar while nothing finishes.
   (segfault, out of memory) costs exactly its cell (recorded ``ERROR``), and a
   cell still running ``kill_after`` seconds after it started (a method that
   ignores its time limit) is killed and recorded ``TIME_LIMIT``; the worker is
-  replaced and the run goes on.  Workers exit when the parent dies.
+  replaced and the run goes on.  Workers exit when the parent dies.  A cell whose
+  payload says ``fresh_process`` (the suite's ``fresh_process = true``) runs in a
+  worker that has run no other cell, and that worker runs no other after it: its
+  ``peak_rss_mb`` is then the cell's own (plus the imports every worker makes),
+  not the worker's peak over the cells it ran before.
 * :class:`DaskExecutor` -- ``client.submit(run_cell, payload)`` on an existing
   cluster (``--scheduler tcp://host:8786``) or on a ``LocalCluster`` started for
   the run (``--dask-local N``).  Dask's own scheduler and workers do the work;
   a task that kills its workers comes back as ``KilledWorker`` and is recorded
   ``ERROR``.  Dask cannot stop a running task, so ``kill_after`` is not applied
-  there: methods must honour their time limits (they do, by contract).
+  there: methods must honour their time limits (they do, by contract).  Nor is
+  ``fresh_process``: Dask reuses its workers, so a cell's ``peak_rss_mb`` there is
+  its worker's peak so far.
 """
 
 from __future__ import annotations
@@ -88,6 +94,8 @@ class _Slot:
         self.ready = False  # imports done: the kill_after clock must not count the start-up
         self.payload: dict[str, Any] | None = None
         self.started = 0.0
+        self.used = False  # it has run a cell
+        self.spent = False  # it ran a fresh_process cell: it runs no other
 
     def stop(self, *, kill: bool = False) -> None:
         if not kill and self.process.is_alive():
@@ -125,6 +133,9 @@ class LocalPool:
         while queue or any(s.payload is not None for s in self.slots):
             for i, slot in enumerate(self.slots):
                 if slot.ready and slot.payload is None and queue:
+                    if slot.spent or (slot.used and queue[0].get("fresh_process")):
+                        self._replace(i)  # the cell gets a worker of its own (see the module docstring)
+                        continue
                     payload = queue.popleft()
                     try:
                         slot.conn.send(payload)
@@ -132,7 +143,7 @@ class LocalPool:
                         queue.appendleft(payload)
                         self._replace(i)
                         continue
-                    slot.payload, slot.started = payload, time.monotonic()
+                    slot.payload, slot.started, slot.used = payload, time.monotonic(), True
             waiting = [s for s in self.slots if s.payload is not None or not s.ready]
             multiprocessing.connection.wait(
                 [s.conn for s in waiting] + [s.process.sentinel for s in waiting], timeout=TICK
@@ -151,6 +162,7 @@ class LocalPool:
                     if kind == "ready":
                         slot.ready, dead_at_start = True, 0
                     else:
+                        slot.spent = bool(slot.payload.get("fresh_process"))
                         slot.payload = None
                         yield record
                     continue

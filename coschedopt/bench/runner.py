@@ -74,6 +74,7 @@ def _payloads(s: Suite, todo: list[Cell]) -> list[dict[str, Any]]:
         p = c.payload(instances[c.instance_id].data, modules)
         p["kill_after"] = c.kill_after
         p["store_schedule"] = s.store_schedules
+        p["fresh_process"] = s.fresh_process
         payloads.append(p)
     return payloads
 

@@ -91,7 +91,7 @@ CREATE TABLE IF NOT EXISTS cells (
     runtime_s     REAL,                -- wall-clock seconds of solve()
     cpu_s         REAL,                -- CPU seconds of the worker process (all threads) during the cell
     peak_rss_mb   REAL,                -- the worker process's peak resident memory so far (MiB; a reused worker's
-                                       -- peak covers its earlier cells too)
+                                       -- peak covers its earlier cells too, unless the suite says fresh_process)
     error         TEXT,                -- message of an ERROR (or of a killed cell)
     traceback     TEXT,
     metrics       TEXT NOT NULL,       -- JSON of the family's metrics(instance, schedule)

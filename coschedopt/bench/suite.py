@@ -17,6 +17,7 @@ Format (every key but ``family``, ``instances`` and ``methods`` is optional)::
     kill_after = 70                # local pool only: kill a cell still running after this
     plugins = ["my.family"]        # modules to import first (families defined elsewhere)
     store_schedules = true         # false: keep each cell's numbers, not its schedule (whole-trace simulations)
+    fresh_process = false          # true: each cell in a new worker process (its peak memory is its own)
     ladder = "n"                   # a size key: run its values in increasing order, and stop a method's
                                    # climb in a group at the first value where the median cell is not
                                    # proven optimal (the frontier of an exact method)
@@ -70,7 +71,17 @@ from ..core.commands import GENERATOR_ALIASES, Generator, generators, get_genera
 
 #: keys allowed in each table of a suite file (anything else is a typo and refused)
 _TOP_KEYS = {"suite", "instances", "methods", "report"}
-_SUITE_KEYS = {"name", "description", "family", "time_limit", "kill_after", "plugins", "store_schedules", "ladder"}
+_SUITE_KEYS = {
+    "name",
+    "description",
+    "family",
+    "time_limit",
+    "kill_after",
+    "plugins",
+    "store_schedules",
+    "fresh_process",
+    "ladder",
+}
 _INSTANCE_KEYS = {"group", "generator", "params", "grid", "seeds", "files"}
 _METHOD_KEYS = {"name", "label", "options", "seeds", "time_limit", "kill_after", "when"}
 _REPORT_KEYS = {"x", "metrics", "title", "captions"}
@@ -181,6 +192,9 @@ class Suite:
     config: dict[str, Any]
     plugins: list[str]
     store_schedules: bool = True
+    #: each cell in a new worker process (local pool), so that its ``peak_rss_mb`` is its own, not the
+    #: worker's peak over the cells it ran before
+    fresh_process: bool = False
     #: a size key whose values are climbed in order (see the module docstring), or None
     ladder: str | None = None
     instances: list[InstanceEntry] = field(default_factory=list)
@@ -411,6 +425,7 @@ class _Head:
     time_limit: float | None
     kill_after: float | None
     store_schedules: bool
+    fresh_process: bool
     ladder: str | None
 
 
@@ -436,6 +451,7 @@ def _parse_head(config: dict[str, Any], path: Path, w: _Where) -> _Head:
         time_limit=_seconds(head["time_limit"], "suite.time_limit", w) if "time_limit" in head else None,
         kill_after=_seconds(head["kill_after"], "suite.kill_after", w) if "kill_after" in head else None,
         store_schedules=_boolean(head.get("store_schedules", True), "suite.store_schedules", w),
+        fresh_process=_boolean(head.get("fresh_process", False), "suite.fresh_process", w),
         ladder=_string(head["ladder"], "suite.ladder", w) if "ladder" in head else None,
     )
 
@@ -543,6 +559,7 @@ def parse_suite(config: dict[str, Any], *, path: Path, text: str = "") -> Suite:
         config=config,
         plugins=head.plugins,
         store_schedules=head.store_schedules,
+        fresh_process=head.fresh_process,
         ladder=head.ladder,
     )
     suite.instances = _parse_instances(config, head.family, path, w)

@@ -348,3 +348,53 @@ def test_a_suite_can_keep_its_cells_numbers_without_their_schedules(write_suite,
     assert query(kept, numbers) == query(dropped, numbers)  # the objectives and metrics are all kept
     with pytest.raises(InputError, match="suite.store_schedules: expected true or false, got 'no'"):
         load_suite(write_suite(text.replace("[suite]\n", '[suite]\nstore_schedules = "no"\n', 1), name="bad"))
+
+
+FRESH_SUITE = """
+[suite]
+name = "fresh"
+family = "toy"
+plugins = ["tests.bench.toy_family"]
+{head}
+
+[[instances]]
+generator = "toy-gen"
+params = {{ size = 4 }}
+
+[[methods]]
+name = "toy-hog"
+options = {{ mib = 300 }}
+time_limit = 60
+[[methods]]
+name = "toy-hog"
+options = {{ mib = 0 }}
+seeds = [0, 1]
+"""
+
+
+@pytest.mark.parametrize("fresh", [False, True])
+def test_fresh_process_gives_each_cell_a_worker_and_a_peak_of_its_own(write_suite, tmp_path, fresh):
+    """With ``fresh_process``, three cells on one worker slot run in three processes, and the small cells after
+    the 300 MiB one do not report its peak; without it, one process runs all three and its peak carries over.
+    """
+    path = write_suite(FRESH_SUITE.format(head=f"fresh_process = {str(fresh).lower()}"))
+    assert load_suite(path).fresh_process is fresh
+    db = tmp_path / "r.sqlite"
+    summary = run_suite(path, db=db, workers=1, progress=False)
+    assert summary.done == 3 and summary.failed == 0
+    rows = query(db, "SELECT options, worker, peak_rss_mb FROM cells")
+    workers = {w for _, w, _ in rows}
+    big = next(peak for options, _, peak in rows if "300" in options)
+    small = [peak for options, _, peak in rows if "300" not in options]
+    assert big >= 300
+    if fresh:
+        assert len(workers) == 3
+        assert all(peak < big - 200 for peak in small)
+    else:
+        assert len(workers) == 1
+        assert all(peak >= big for peak in small)
+
+
+def test_fresh_process_must_be_a_boolean(write_suite):
+    with pytest.raises(InputError, match="suite.fresh_process"):
+        load_suite(write_suite(FRESH_SUITE.format(head='fresh_process = "yes"')))

@@ -42,6 +42,19 @@ def toy_slow(instance, *, time_limit, seed, verbose, options):
     return Result(Status.FEASIBLE, _identity(instance))
 
 
+@dataclass(frozen=True)
+class HogOptions(MethodOptions):
+    mib: int = option(0, "MiB of memory to fill (and keep until the method returns)", min=0)
+
+
+@method("toy", "toy-hog", options=HogOptions)
+def toy_hog(instance, *, time_limit, seed, verbose, options):
+    """The identity order after filling ``mib`` MiB (every page written, so resident): a cell with a known peak."""
+    block = bytearray(b"\x01") * (options.mib * 2**20)
+    del block
+    return Result(Status.FEASIBLE, _identity(instance))
+
+
 @method("toy", "toy-boom")
 def toy_boom(instance, *, time_limit, seed, verbose, options):
     """Always raises."""
