@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -84,11 +85,19 @@ def _rows(db: Path, suite: str | None = "paper-batch") -> list[dict]:
 
 
 def _runs(db: Path, suite: str) -> list[dict]:
+    """The runs of ``suite`` in the store; a run killed before it could record its end (``ended_at`` empty, its
+    status left ``running``) ends, for its wall time, at its last cell, and is marked ``killed``."""
     store = ResultStore(db, create=False)
     try:
-        return [r for r in store.runs() if r.get("suite") == suite]
+        runs = [r for r in store.runs() if r.get("suite") == suite]
     finally:
         store.close()
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+        last = dict(con.execute("SELECT run_id, MAX(finished_at) FROM cells GROUP BY run_id").fetchall())
+    for r in runs:
+        if not r.get("ended_at") and r.get("run_id") in last:
+            r["ended_at"], r["status"] = last[r["run_id"]], "killed"
+    return runs
 
 
 def suite_name(suite: str) -> str:
