@@ -134,7 +134,8 @@ class LocalPool:
             for i, slot in enumerate(self.slots):
                 if slot.ready and slot.payload is None and queue:
                     if slot.spent or (slot.used and queue[0].get("fresh_process")):
-                        self._replace(i)  # the cell gets a worker of its own (see the module docstring)
+                        slot.stop()  # idle: it exits by itself; the cell gets a worker of its own (module docstring)
+                        self.slots[i] = _Slot(self.ctx, self.modules)
                         continue
                     payload = queue.popleft()
                     try:
