@@ -8,6 +8,8 @@
   author's code) from the trace's jobs of at most ``processors`` processors,
   all submitted at 0 with their real run time as requested time, on
   ``processors`` processors in clusters of ``cluster_size``.
+- ``trace``: the whole filtered trace on its thesis platform, or its first
+  ``jobs`` jobs in FCFS order (whole-trace speed and memory, suite ``batch-traces``).
 - ``random``: small synthetic workloads (tests, notebooks, quick suites).
 
 A trace is a path, or a file name looked up in the folders of the
@@ -30,7 +32,7 @@ from ..workloads import SWFTrace, locate_trace
 from ..workloads.traces import trace_help
 from .instance import MAX_SECONDS, BatchInstance
 from .platform import MAX_PROCESSORS, Platform
-from .traces import WEEK, read_trace, thesis_platform, trace_instance
+from .traces import WEEK, first_jobs, read_trace, thesis_platform, trace_instance
 
 
 @functools.lru_cache(maxsize=4)
@@ -125,6 +127,18 @@ def _weeks_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--align", action="store_true", help="the seed-th aligned window instead of a random start")
 
 
+def whole_trace(trace: str, jobs: int | None = None) -> BatchInstance:
+    """The whole ``trace`` (the archive's filters, the thesis's platform), or its first ``jobs`` jobs in FCFS order."""
+    if jobs is not None and jobs < 1:
+        raise InputError(f"must be >= 1, got {jobs}", where="--jobs")
+    return first_jobs(trace_instance(load_trace(trace)), jobs)
+
+
+def _trace_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--trace", required=True, help=trace_help())
+    parser.add_argument("--jobs", type=int, default=None, help="the first JOBS jobs in FCFS order (default: all)")
+
+
 def _offline_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trace", required=True, help=trace_help())
     parser.add_argument("--jobs", type=int, default=300, help="jobs drawn (default 300)")
@@ -147,6 +161,15 @@ register_generator(
         "thesis ch. 5: contiguous 7-day periods of a trace",
         _weeks_arguments,
         lambda *, trace, periods=None, align=False, seed=0: week_instance(trace, periods, align=align, seed=seed),
+    )
+)
+register_generator(
+    Generator(
+        "batch",
+        "trace",
+        "the whole trace (or its first jobs): whole-trace speed and memory",
+        _trace_arguments,
+        lambda *, trace, jobs=None, seed=0: whole_trace(trace, jobs),
     )
 )
 register_generator(

@@ -79,3 +79,17 @@ def test_an_swf_file_is_an_instance(tmp_path):
 def test_random_workload_is_seeded():
     a, b = random_workload(10, 8, seed=4), random_workload(10, 8, seed=4)
     assert np.array_equal(a.submit, b.submit) and np.array_equal(a.size, b.size)
+
+
+def test_the_trace_generator_gives_the_whole_trace_or_its_first_jobs():
+    """``generate batch trace``: the whole filtered trace (the instance the family reads from the file), or its
+    first jobs in FCFS order (suite batch-traces)."""
+    from coschedopt.batch.generate import whole_trace as trace_generator
+    from coschedopt.core.commands import get_generator
+
+    whole = trace_generator(str(KTH_EXCERPT))
+    assert whole.n == trace_instance(read_trace(KTH_EXCERPT)).n
+    first = get_generator("batch", "trace").make(trace=str(KTH_EXCERPT), jobs=100, seed=0)
+    assert first.n == 100 and first.platform == whole.platform
+    with pytest.raises(InputError, match="--jobs"):
+        trace_generator(str(KTH_EXCERPT), jobs=0)
