@@ -2,7 +2,7 @@
 
 A regression check for changes to the simulator's speed: the schedule of
 conservative ``beplat`` with reassignment (exponential penalty F = 2, the
-settings of ``batch_traces.py``) must stay the same job for job::
+settings of the suite ``batch-traces``) must stay the same job for job::
 
     python benchmarks/batch_schedules.py --trace Curie --jobs 5000 --out before.json
     python benchmarks/batch_schedules.py --trace Curie --jobs 5000 --compare before.json
@@ -20,9 +20,26 @@ import sys
 import time
 from pathlib import Path
 
-from batch_traces import EXCERPT, RESULTS, TRACES, _trace
-
 from coschedopt.bench.provenance import add_record_arguments, parameters, record_from_args, start_record, write_record
+
+RESULTS = Path(__file__).resolve().parent / "results"
+#: --smoke's trace: the Curie excerpt shipped with the tests
+EXCERPT = Path(__file__).resolve().parents[1] / "tests/data/traces/CEA-Curie-2011-2.1-cln-first3000.swf.gz"
+TRACES = {
+    "Curie": "CEA-Curie-2011-2.1-cln.swf.gz",
+    "HPC2N": "HPC2N-2002-2.2-cln.swf.gz",
+    "KTH-SP2": "KTH-SP2-1996-2.1-cln.swf.gz",
+    "Thunder": "LLNL-Thunder-2007-1.1-cln.swf.gz",
+    "RICC": "RICC-2010-2.swf.gz",
+    "SDSC-Blue": "SDSC-BLUE-2000-4.2-cln.swf.gz",
+}
+
+
+def _trace(folder: str | None, file: str) -> Path:
+    """The trace in ``folder``, else where ``coschedopt traces fetch`` put it (or ``COSCHEDOPT_TRACES`` names it)."""
+    from coschedopt.workloads.traces import locate
+
+    return Path(folder) / file if folder else locate(file)
 
 
 def main() -> int:

@@ -117,7 +117,7 @@ def test_conservative_on_both_profiles_on_random_workloads(variant, m, levels):
     [(KTH_EXCERPT, None), (CURIE_EXCERPT, 2000), (EXCERPTS / "RICC-2010-2-first300.swf.gz", None)],
 )
 def test_conservative_on_both_profiles_on_the_first_jobs_of_a_trace(path, jobs):
-    """The settings of benchmarks/batch_traces.py (beplat, reassignment, exponential penalty F = 2); the repository's
+    """The settings of the suite batch-traces (beplat, reassignment, exponential penalty F = 2); the repository's
     KTH cut (1,913 jobs kept), the first 2,000 Curie jobs (of the excerpt's 3,000 lines) and the RICC excerpt."""
     inst = first_jobs(trace_instance(read_trace(path)), jobs)
     options = ConservativeOptions(allocation="beplat", penalty="exponential", factor=2.0, reassign=True)
