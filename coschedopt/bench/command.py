@@ -1,4 +1,4 @@
-"""``coschedopt bench run | export | report | suites | show``: the command line of the harness.
+"""``coschedopt bench run | export | report | compare | suites | show``: the command line of the harness.
 
 Registered with :func:`coschedopt.core.commands.register_command`; also runnable
 as ``python -m coschedopt.bench ...``.
@@ -16,7 +16,7 @@ DEFAULT_DB = "results.sqlite"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="bench_command", metavar="{run,export,report,suites,show}", required=True)
+    sub = parser.add_subparsers(dest="bench_command", metavar="{run,export,report,compare,suites,show}", required=True)
 
     run = sub.add_parser(
         "run",
@@ -69,6 +69,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     report.add_argument("--suite", default=None, help="only this suite (default: every suite in the store)")
     report.add_argument("-o", "--output", default="reports", help="output folder (default reports/)")
 
+    compare = sub.add_parser(
+        "compare",
+        help="check that two stores give the same answers cell by cell (a change that must not change results)",
+        description="Match the finished cells of two result stores by their key (the same suite run at two "
+        "commits, say) and compare each pair's status, objective, bound, metrics and, where both kept it, "
+        "schedule.  Exit 0 when at least one cell is shared and every shared cell agrees, else 1.",
+    )
+    compare.add_argument("first", metavar="A.sqlite", help="a result store (the reference, e.g. before the change)")
+    compare.add_argument("second", metavar="B.sqlite", help="another result store (e.g. after the change)")
+    compare.add_argument("--suite", default=None, help="only this suite (default: every suite in both stores)")
+    compare.add_argument(
+        "--rel-tol", type=float, default=1e-12, help="relative tolerance on numbers (default 1e-12: the last bits)"
+    )
+
     sub.add_parser(
         "suites",
         help="list the bundled suites: name, family, what each runs",
@@ -112,6 +126,12 @@ def run(args: argparse.Namespace) -> int:
             path = write_table(table, args.output, command="coschedopt " + " ".join(sys.argv[1:]))
             print(f"wrote {path}: {len(table.rows)} rows", file=sys.stderr)
             return 0
+        if args.bench_command == "compare":
+            from .compare import compare_stores
+
+            result = compare_stores(args.first, args.second, suite=args.suite, rel_tol=args.rel_tol)
+            print(result.text())
+            return 0 if result.shared and not result.differ else 1
         if args.bench_command == "report":
             from .report import write_report
 
