@@ -27,7 +27,6 @@ windows of the KTH-SP2 excerpt that ships with the toolkit.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sqlite3
 import statistics
@@ -40,8 +39,8 @@ from pathlib import Path
 
 import coschedopt.batch
 from coschedopt import cli
-from coschedopt.batch.readings import configuration, configurations_in_order
-from coschedopt.batch.report import CH5_METRICS, claims_by_platform, complete_instances, normalised
+from coschedopt.batch.readings import configurations_in_order
+from coschedopt.batch.report import CH5_METRICS, claims_by_platform, complete_instances, normalised, tag_rows
 from coschedopt.bench.provenance import (
     add_record_arguments,
     load_average,
@@ -77,11 +76,7 @@ options = {{ allocation = "beplat", penalty = "exponential", factor = 2.0, reass
 
 
 def _rows(db: Path, suite: str | None = "paper-batch") -> list[dict]:
-    rows = result_table(db, suite=suite).rows
-    for r in rows:
-        options = json.loads(r["options"]) if r.get("options") else {}
-        r["_variant"], r["_config"] = options.get("allocation", "basic"), configuration(options)
-    return rows
+    return tag_rows(result_table(db, suite=suite).rows)
 
 
 def _runs(db: Path, suite: str) -> list[dict]:

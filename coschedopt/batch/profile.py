@@ -30,7 +30,7 @@ from .procsets import bits_from_ids, full_bits
 Choose = Callable[[int, int], "np.ndarray | None"]
 
 
-def NO_LIMIT() -> int:
+def no_limit() -> int:
     """The reassignment's bound on a movable job's requested time when there is none (the whole-window test)."""
     return np.iinfo(np.int64).max
 
@@ -242,7 +242,7 @@ class ReservedJobs:
         del self.start[j], self.procs[j]
 
     def movable(
-        self, now: int, choose: Choose, longest: Callable[[], int] = NO_LIMIT
+        self, now: int, choose: Choose, longest: Callable[[], int] = no_limit
     ) -> Iterator[tuple[int, np.ndarray]]:
         """Each job, in FCFS order, that could start now for its whole requested time (its own reservation counted
         as free) with the ids ``choose`` gives it; a job reserved to start now is passed over, and so is a job whose

@@ -1,8 +1,8 @@
 """Two readings of the thesis's batch simulator: ours, and the author's published code (option ``reading``).
 
 The thesis (chapters 4-5) leaves some behaviours unsaid, and the author's simulator
-(``fernandodeperto/batch-simulator``, commit 7caec7c, Perl; read, not copied: GPLv3)
-settles them, sometimes against the text.  ``reading="ours"`` (the default) is the
+(``fernandodeperto/batch-simulator``, Perl; read, not copied: GPLv3; the version read is in
+``benchmarks/results/batch-notes.md``) settles them, sometimes against the text.  ``reading="ours"`` (the default) is the
 textbook reading; ``reading="author"`` sets every option below to the code's behaviour.
 An option given explicitly wins over the reading, so an ablation switches one at a time.
 
@@ -66,8 +66,8 @@ READINGS: dict[str, dict[str, str]] = {
 
 def resolve(options: object) -> None:
     """Give each option of ``options`` (a frozen dataclass with a ``reading`` field) that is None and that the
-    reading sets the reading's value; the options a class does not have are left out (``easy`` has no
-    reassignment)."""
+    reading sets the reading's value; a reading's option that the class does not have is skipped (``easy`` has
+    no reassignment)."""
     for name, value in READINGS[options.reading].items():  # type: ignore[attr-defined]
         if hasattr(options, name) and getattr(options, name) is None:
             object.__setattr__(options, name, value)

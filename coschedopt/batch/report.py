@@ -137,10 +137,7 @@ def verdict(on: dict[str, bool] | None) -> str:
 def batch_report(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) -> list[Any]:
     from ..viz.report import Section
 
-    rows = [r for r in rows if r.get("status") == "FEASIBLE" and r.get("sum_flow") is not None]
-    for r in rows:
-        options = json.loads(r["options"]) if r.get("options") else {}
-        r["_variant"], r["_config"] = options.get("allocation", "basic"), configuration(options)
+    rows = tag_rows([r for r in rows if r.get("status") == "FEASIBLE" and r.get("sum_flow") is not None])
     ch4 = [r for r in rows if str(r["group"]).startswith("ch4")]
     ch5 = [r for r in rows if not str(r["group"]).startswith("ch4")]
     out = []
@@ -156,6 +153,15 @@ def batch_report(rows: list[dict[str, Any]], config: dict[str, Any], slug: str) 
         part = [r for r in ch5 if r["_config"] == config]
         out.append(Section(title, 3, chapter5_blocks(part, slug if k == 0 else f"{slug}-{k}")))
     return out
+
+
+def tag_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` with each one's variant (``_variant``: its ``allocation`` option) and configuration (``_config``:
+    :func:`.readings.configuration` of its options) read from its options' JSON."""
+    for r in rows:
+        options = json.loads(r["options"]) if r.get("options") else {}
+        r["_variant"], r["_config"] = options.get("allocation", "basic"), configuration(options)
+    return rows
 
 
 def complete_instances(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str], list[str]]:
@@ -176,17 +182,21 @@ def claims_by_configuration(rows: list[dict[str, Any]]) -> dict[str, list[tuple[
     return out
 
 
+def statement_rows(checked: dict[str, list[tuple[str, str, dict[str, bool] | None]]]) -> list[list[str]]:
+    """One row per §5.7.5 statement: its text, then its :func:`verdict` under each configuration of ``checked``
+    (configuration -> :func:`claims_by_platform`)."""
+    names = list(checked)
+    return [[text, *[verdict(checked[c][i][2]) for c in names]] for i, (_, text, _) in enumerate(checked[names[0]])]
+
+
 def readings_table(rows: list[dict[str, Any]]) -> Any:
     """§5.7.5's statements x configurations: whether each holds, on how many platforms."""
     from ..viz.report import Table
 
     claims = claims_by_configuration(rows)
-    configs = list(claims)
-    first = claims[configs[0]]
-    body = [[text, *[verdict(claims[c][i][2]) for c in configs]] for i, (_, text, _) in enumerate(first)]
     return Table(
-        ["the thesis says (§5.7.5)", *configs],
-        body,
+        ["the thesis says (§5.7.5)", *claims],
+        statement_rows(claims),
         "each statement checked on the normalised means of each configuration (platforms where it holds)",
     )
 
@@ -385,7 +395,7 @@ def _cloud_figure(rows, groups, x, y, figure, slug):
 
 def norms_from_means(means: list[dict[str, Any]]) -> tuple[dict[str, dict[tuple[str, str], float]], list[str]]:
     """``norms[metric][(trace, variant)]`` and the platforms from a record's normalised means (rows of trace,
-    variant and one value per metric, basic left out since it is 1 by definition)."""
+    variant and one value per metric; basic, 1 by definition, is not among them and is added here)."""
     traces = sorted({r["trace"] for r in means})
     norms: dict[str, dict[tuple[str, str], float]] = {}
     for metric, *_ in CH5_METRICS:
@@ -410,8 +420,4 @@ def readings_tables(configs: dict[str, list[dict[str, Any]]]) -> tuple[list[list
             top = min(vals, key=vals.get) if vals else None
             cells.append(f"{top} {vals[top]:.3f}" if top else "–")
         lowest.append([name, *cells])
-    names = list(configs)
-    statements = [
-        [text, *[verdict(checked[c][i][2]) for c in names]] for i, (_, text, _) in enumerate(checked[names[0]])
-    ]
-    return statements, lowest
+    return statement_rows(checked), lowest

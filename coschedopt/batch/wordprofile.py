@@ -39,7 +39,7 @@ import numpy as np
 
 from .allocation import Allocator
 from .platform import Platform
-from .profile import NO_LIMIT, Choose, ReservedJobs
+from .profile import Choose, ReservedJobs, no_limit
 
 #: a processor set as the profile stores it: its first word and the words from there to its last id
 Span = tuple[int, np.ndarray]
@@ -295,7 +295,7 @@ class WordReservedJobs(ReservedJobs):
             self.used += nw
 
     def movable(
-        self, now: int, choose: Choose, longest: Callable[[], int] = NO_LIMIT
+        self, now: int, choose: Choose, longest: Callable[[], int] = no_limit
     ) -> Iterator[tuple[int, np.ndarray]]:
         p = self.profile
         q = 0

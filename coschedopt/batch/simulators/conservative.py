@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from ...core import Deadline, Result, Status, method, option
 from ..instance import BatchInstance
 from ..kernels import compiled_profile_applies
-from ..profile import NO_LIMIT, Profile
+from ..profile import Profile, no_limit
 from ..simulation import JobRecord, SimOptions
 from ..wordprofile import WordProfile
 
@@ -133,7 +133,7 @@ def simulate_conservative(
     def slice_at_now(t: int) -> int:
         while marks and marks[0] <= t:
             heapq.heappop(marks)
-        return marks[0] - t if marks else NO_LIMIT()
+        return marks[0] - t if marks else no_limit()
 
     def mark(a: int, b: int) -> None:
         if first_slice:
@@ -155,7 +155,7 @@ def simulate_conservative(
             else:
                 bits.pop(j)
         if early and options.reassign and res_start:
-            longest = (lambda: slice_at_now(t)) if first_slice else NO_LIMIT
+            longest = (lambda: slice_at_now(t)) if first_slice else no_limit
             for j, ids in queue.movable(t, choose, longest):
                 s = res_start[j]
                 profile.release(s, s + req[j], bits[j], size[j])
