@@ -361,6 +361,8 @@ def _generate(args: argparse.Namespace) -> int:
     if not to_stdout:
         check_output_file(args.output)
     kwargs = {d: getattr(args, d) for d in args.generator_dests}
+    if args.generator.check_written is not None:  # refused before it is built: its JSON would not fit
+        args.generator.check_written(seed=args.seed, **kwargs)
     inst = args.generator.make(seed=args.seed, **kwargs)
     if to_stdout:
         _emit_json(inst.to_dict(), "-")
@@ -845,7 +847,8 @@ def _methods(args: argparse.Namespace) -> int:
         lines = [f"{fam}:"]
         for name in names:
             m = get_method(fam, name)
-            lines.append(f"  {name:<18} {'exact    ' if m.exact else 'heuristic'}  {m.description}")
+            kind = "probe" if m.probe else "exact" if m.exact else "heuristic"
+            lines.append(f"  {name:<18} {kind:<9}  {m.description}")
             if args.options:
                 lines += [f"      {line}" for line in options_table(m.options.specs())]
         print("\n".join(lines))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,3 +40,19 @@ def registry():
     """Whatever the test registers (families, methods, generators, commands) is removed after it."""
     with scoped_registry():
         yield
+
+
+@pytest.fixture
+def probes(registry):
+    """``probes(MODULE)`` imports a family's probes module for this test only: its methods are registered
+    inside the test's registry scope, and a module first imported here is imported afresh by the next test."""
+    loaded: list[str] = []
+
+    def load(module: str):
+        if module not in sys.modules:
+            loaded.append(module)
+        return importlib.import_module(module)
+
+    yield load
+    for module in loaded:
+        sys.modules.pop(module, None)

@@ -35,8 +35,13 @@ FAMILIES = cs.families()
 
 def contracted(kind: str) -> list[str]:
     """The family's methods the contract covers: all but the throw-away ones the tests register on purpose
-    (a method that always raises, say, for the harness's failure paths)."""
-    return [m for m in cs.methods(kind) if not get_method(kind, m).func.__module__.startswith("tests.")]
+    (a method that always raises, say, for the harness's failure paths) and the probes, which measure code
+    instead of solving (a suite may have loaded them in this process)."""
+    return [
+        m
+        for m in cs.methods(kind)
+        if not get_method(kind, m).func.__module__.startswith("tests.") and not get_method(kind, m).probe
+    ]
 
 
 METHODS = [(f, m) for f in FAMILIES for m in contracted(f)]

@@ -58,6 +58,7 @@ SHARED_NAMES = {
     "heuristics/__init__.py": "imports the heuristic modules (registration)",
     "exact/__init__.py": "imports the exact modules (registration)",
     "simulators/__init__.py": "imports the simulators (registration)",
+    "probes.py": "methods measuring code instead of solving (Method.probe), loaded by a suite's plugins",
 }
 BUILT_IN = [k for k in cs.families() if get_family(k).package.startswith("coschedopt.")]
 
@@ -86,7 +87,9 @@ def test_methods_live_where_their_kind_says(kind):
         where = m.func.__module__
         if not where.startswith("coschedopt."):
             continue  # a plug-in's method lives in its own package
-        if m.exact:
+        if m.probe:
+            assert where == f"{package}.probes", (name, where)
+        elif m.exact:
             assert where.startswith(f"{package}.exact"), (name, where)
         else:
             assert where.startswith((f"{package}.heuristics", f"{package}.simulators")), (name, where)

@@ -28,7 +28,7 @@ import numpy as np
 from ..core import InputError, make_rng
 from ..core.commands import Generator, register_generator
 from ..core.limits import MAX_GENERATED, check_count
-from ..workloads import SWFTrace, locate_trace
+from ..workloads import SWFTrace, locate_trace, read_swf
 from ..workloads.traces import trace_help
 from .instance import MAX_SECONDS, BatchInstance
 from .platform import MAX_PROCESSORS, Platform
@@ -134,9 +134,46 @@ def whole_trace(trace: str, jobs: int | None = None) -> BatchInstance:
     return first_jobs(trace_instance(load_trace(trace)), jobs)
 
 
+def accasim_trace(trace: str, jobs: int | None = None, processors: int = 100) -> BatchInstance:
+    """Every line of ``trace`` as AccaSim 1.1.3's reader takes it, or its first ``jobs`` lines, on ``processors``
+    processors (the instances of probe ``accasim``, :mod:`.probes`): no status filter, the requested processors
+    (else the allocated ones), the run time as the duration (AccaSim never kills a job, so a requested time of
+    at least the run time), submissions shifted to start at 0."""
+    if jobs is not None and jobs < 1:
+        raise InputError(f"must be >= 1, got {jobs}", where="--jobs")
+    check_count(processors, "--processors", high=MAX_PROCESSORS)
+    path = locate_trace(trace, where="--trace")
+    swf = read_swf(
+        path,
+        statuses=None,
+        require_positive_run_time=False,
+        processors="requested_else_allocated",
+        missing_requested_time="keep",
+        oversize="keep",
+    )
+    pick = slice(None) if jobs is None else slice(0, jobs)
+    run = np.maximum(swf.jobs["run_time"][pick], 0)
+    submit = swf.jobs["submit_time"][pick]
+    return BatchInstance(
+        platform=Platform(processors),
+        ids=tuple(str(x) for x in swf.jobs["job_id"][pick].tolist()),
+        submit=submit - submit.min(),
+        run_time=run,
+        requested_time=np.maximum(swf.requested_time[pick], run),
+        size=swf.size[pick],
+        name=f"{Path(path).name.split('-')[0]}-accasim-{len(run)}",
+    )
+
+
 def _trace_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trace", required=True, help=trace_help())
     parser.add_argument("--jobs", type=int, default=None, help="the first JOBS jobs in FCFS order (default: all)")
+
+
+def _accasim_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--trace", required=True, help=trace_help())
+    parser.add_argument("--jobs", type=int, default=None, help="the first JOBS lines (default: all)")
+    parser.add_argument("--processors", type=int, default=100, help="platform size (default 100, KTH-SP2's)")
 
 
 def _offline_arguments(parser: argparse.ArgumentParser) -> None:
@@ -170,6 +207,15 @@ register_generator(
         "the whole trace (or its first jobs): whole-trace speed and memory",
         _trace_arguments,
         lambda *, trace, jobs=None, seed=0: whole_trace(trace, jobs),
+    )
+)
+register_generator(
+    Generator(
+        "batch",
+        "accasim-trace",
+        "every line of a trace as AccaSim reads it (no filter): the instances of probe accasim",
+        _accasim_arguments,
+        lambda *, trace, jobs=None, processors=100, seed=0: accasim_trace(trace, jobs, processors),
     )
 )
 register_generator(

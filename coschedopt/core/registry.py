@@ -130,6 +130,12 @@ class Method:
     #: the method solves a relaxation of the family's problem (a preemptive reference for a
     #: non-preemptive problem, say): its schedules are valid but may beat the exact optimum
     relaxation: bool = False
+    #: the method measures code on the instance instead of solving it (compiled kernels timed against
+    #: their reference, a peer simulator run beside ours): its figures are in ``Result.stats``, and it
+    #: may return ``FEASIBLE`` without a schedule.  Probes live in a family's ``probes`` module, which
+    #: the family does not import: a suite loads it with ``plugins``, so ``coschedopt methods`` lists
+    #: them only where they are wanted
+    probe: bool = False
 
 
 _PREPARED: dict[str, float] = {}
@@ -201,6 +207,7 @@ def method(
     aliases: tuple[str, ...] = (),
     prepare: str | None = None,
     relaxation: bool = False,
+    probe: bool = False,
 ) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
     """Decorator registering a method ``name`` of ``family`` with its declared ``options``.
 
@@ -212,8 +219,9 @@ def method(
     description shown by ``coschedopt methods``.  ``prepare`` names
     (``"module:function"``) a one-time preparation, such as compiling the method's
     kernels, that :func:`solve` runs before starting the clock; ``relaxation`` marks a method
-    solving a relaxation of the problem, which may beat the optimum.  A name or alias
-    registered twice in a family raises ``ValueError``.
+    solving a relaxation of the problem, which may beat the optimum; ``probe`` one that
+    measures code on the instance (see :attr:`Method.probe`).  A name or alias registered
+    twice in a family raises ``ValueError``.
     """
     if not (isinstance(options, type) and issubclass(options, MethodOptions)):
         raise TypeError(f"method {name!r}: options must be a MethodOptions dataclass, got {options!r}")
@@ -246,7 +254,7 @@ def method(
 
         doc = inspect.getdoc(func) or ""
         description = plain_text(doc.split("\n")[0])
-        entry = Method(family, name, call, exact, description, options, tuple(aliases), prepare, relaxation)
+        entry = Method(family, name, call, exact, description, options, tuple(aliases), prepare, relaxation, probe)
         taken[name] = entry
         for a in aliases:
             alias_map[a] = name
@@ -395,7 +403,7 @@ def solve(
         except ValueError as exc:
             raise RuntimeError(f"method {m.name!r} returned an invalid schedule: {exc}") from exc
         res.objective = fam.objective(instance, res.schedule)
-    elif res.status in (Status.OPTIMAL, Status.FEASIBLE):
+    elif res.status is Status.OPTIMAL or (res.status is Status.FEASIBLE and not m.probe):
         raise RuntimeError(f"method {m.name!r} returned status {res.status} without a schedule")
     if res.status is Status.OPTIMAL and res.lower_bound is None:
         res.lower_bound = res.objective

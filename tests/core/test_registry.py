@@ -33,6 +33,23 @@ def test_solve_recomputes_objective_and_rejects_invalid_schedules(registry):
         cs.solve(inst, "test-broken")
 
 
+def test_only_a_probe_may_return_a_result_without_a_schedule(registry):
+    inst = random_pack_instance(3, 2, 2, seed=1)
+
+    def figures(status):
+        return lambda instance, **_: Result(status, stats={"seconds": 1.0})
+
+    method("pack", "test-no-schedule")(figures(Status.FEASIBLE))
+    method("pack", "test-probe", probe=True)(figures(Status.FEASIBLE))
+    method("pack", "test-probe-optimal", probe=True)(figures(Status.OPTIMAL))
+    with pytest.raises(RuntimeError, match="without a schedule"):
+        cs.solve(inst, "test-no-schedule")
+    res = cs.solve(inst, "test-probe")
+    assert res.status is Status.FEASIBLE and res.objective is None and res.stats["seconds"] == 1.0
+    with pytest.raises(RuntimeError, match="without a schedule"):  # nothing is proven optimal without a schedule
+        cs.solve(inst, "test-probe-optimal")
+
+
 def test_unknown_method_and_bad_time_limit():
     inst = random_pack_instance(3, 2, 2, seed=1)
     with pytest.raises(InputError, match="unknown method 'nope' for kind 'pack'; known: .*enumerate"):
