@@ -1,7 +1,7 @@
 """Running one cell in a worker: solve, measure, and turn any failure into a record.
 
 :func:`run_cell` is the only function that crosses a process (or Dask) boundary:
-it takes a plain dict (the instance as its JSON dict) and returns a plain dict,
+it takes a plain dict (the instance as its JSON dict, or its recipe) and returns a plain dict,
 so it runs the same in a local worker process and on a remote Dask worker.  It
 never raises: an exception becomes an ``ERROR`` record carrying the message and
 the traceback, so the run goes on.
@@ -121,7 +121,8 @@ def failure_record(key: str, status: str, error: str, *, runtime_s: float | None
 def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
     """Solve one cell with :func:`coschedopt.solve` and return its record (never raises).
 
-    ``payload`` holds ``key``, ``family``, ``instance`` (the instance's dict),
+    ``payload`` holds ``key``, ``family``, ``instance`` (the instance's dict, or its recipe, rebuilt
+    here and timed as ``stats["build_seconds"]``),
     ``method``, ``seed``, ``options``, ``time_limit`` and ``modules`` (imported
     first, so that families and methods defined outside coschedopt register
     themselves in a fresh worker).
@@ -132,9 +133,13 @@ def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
     try:
         for mod in payload.get("modules", ()):
             importlib.import_module(mod)
-        from ..core import get_family, instance_from_dict, solve
+        from ..core import get_family, solve
+        from .suite import instance_from_data, is_recipe
 
-        instance = instance_from_dict(payload["instance"])
+        built = time.perf_counter()
+        recipe = is_recipe(payload["instance"])  # build = "worker": rebuilt here, inside cpu_s, outside runtime_s
+        instance = instance_from_data(payload["instance"])
+        built = time.perf_counter() - built
         res = solve(
             instance,
             payload["method"],
@@ -153,7 +158,7 @@ def run_cell(payload: dict[str, Any]) -> dict[str, Any]:
             "error": res.message if res.status.value == "ERROR" else None,
             "traceback": "",
             "metrics": {},
-            "stats": jsonable(res.stats),
+            "stats": jsonable({**res.stats, "build_seconds": round(built, 3)} if recipe else res.stats),
             "schedule": None
             if res.schedule is None or not payload.get("store_schedule", True)
             else jsonable(res.schedule.to_dict()),

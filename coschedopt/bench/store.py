@@ -8,7 +8,7 @@ with SIGKILL) loses only the cells in flight, and the file stays consistent
 Schema (``PRAGMA user_version`` = :data:`SCHEMA_VERSION`)::
 
     runs       one row per `bench run`: provenance and counters
-    instances  one row per distinct instance (id = hash of its JSON), with its data
+    instances  one row per distinct instance (id = hash of its JSON, or of its recipe), with its data
     plan       the cells of each suite's latest expansion (suite, cell_key)
     cells      one row per finished cell (primary key cell_key)
 """
@@ -61,7 +61,9 @@ CREATE TABLE IF NOT EXISTS instances (
     family      TEXT NOT NULL,
     name        TEXT,
     size        TEXT NOT NULL,         -- JSON of the family's describe(), e.g. {"n": 10, "p": 16, "k": 4}
-    data        TEXT NOT NULL          -- the instance's JSON (load it with coschedopt.instance_from_dict)
+    data        TEXT NOT NULL          -- the instance's JSON, or the recipe of a build = "worker" instance:
+                                       -- {"generator", "params", "seed"}, its id the recipe's (load either with
+                                       -- coschedopt.bench.suite.instance_from_data)
 );
 CREATE TABLE IF NOT EXISTS plan (
     suite          TEXT NOT NULL,
@@ -322,7 +324,7 @@ def _instance_row(family: str, e: InstanceEntry) -> tuple:
     return (
         e.instance_id,
         family,
-        str(getattr(e.instance, "name", e.instance_id)),
+        e.name,
         json.dumps(e.size),  # describe() order: n, p, k
         json.dumps(e.data, sort_keys=True, allow_nan=False),
     )

@@ -28,6 +28,8 @@ Format (every key but ``family``, ``instances`` and ``methods`` is optional)::
     params = { }                   # keyword arguments of the generator, as given
     grid = { max_pack_size = [2, 4, 8] }   # one instance per combination of these lists
     seeds = [0]                    # instance seeds (default [0])
+    build = "parent"               # or "worker": the instance travels as its recipe and each cell's
+                                   # worker rebuilds it (instances too large to carry as JSON)
 
     [[instances]]                  # ... or read from files (paths relative to the suite file)
     group = "mine"
@@ -82,7 +84,9 @@ _SUITE_KEYS = {
     "fresh_process",
     "ladder",
 }
-_INSTANCE_KEYS = {"group", "generator", "params", "grid", "seeds", "files"}
+_INSTANCE_KEYS = {"group", "generator", "params", "grid", "seeds", "files", "build"}
+#: values of an ``[[instances]]`` table's ``build``: where a generated instance is built for its cells
+BUILDS = ("parent", "worker")
 _METHOD_KEYS = {"name", "label", "options", "seeds", "time_limit", "kill_after", "when"}
 _REPORT_KEYS = {"x", "metrics", "title", "captions"}
 
@@ -123,7 +127,13 @@ def resolve_suite_path(suite: str | os.PathLike) -> Path:
 
 @dataclass(frozen=True)
 class InstanceEntry:
-    """One instance of the suite, already built and described."""
+    """One instance of the suite, already built and described.
+
+    ``data`` is what the store keeps and each cell carries: the instance's JSON dict, or, for a
+    ``build = "worker"`` table, its recipe (:func:`is_recipe`), which the worker rebuilds
+    (:func:`instance_from_data`).  ``instance`` is the built instance, ``None`` for a recipe (the
+    runner built it once for ``size`` and ``name`` and let it go).
+    """
 
     group: str
     instance: Any
@@ -132,6 +142,8 @@ class InstanceEntry:
     size: dict[str, Any]
     source: dict[str, Any]
     seed: int | None
+    name: str = ""
+    build: str = "parent"
 
 
 @dataclass(frozen=True)
@@ -518,7 +530,7 @@ def _expand_cells(suite: Suite, w: _Where) -> list[Cell]:
                     raise w.error(
                         f"methods[{j}]",
                         f"repeats methods[{owner[key]}] ({m.name}, seed {s}, same options and time limit) "
-                        f"on instance {getattr(e.instance, 'name', e.instance_id)!r}; narrow one 'when'",
+                        f"on instance {e.name!r}; narrow one 'when'",
                     )
                 owner[key] = j
                 cells.append(
@@ -528,7 +540,7 @@ def _expand_cells(suite: Suite, w: _Where) -> list[Cell]:
                         family=suite.family,
                         group=e.group,
                         instance_id=e.instance_id,
-                        instance_name=str(getattr(e.instance, "name", e.instance_id)),
+                        instance_name=e.name,
                         instance_seed=e.seed,
                         method=m.name,
                         label=m.label,
@@ -582,18 +594,65 @@ def _describe(family: Any, instance: Any) -> dict[str, Any]:
     return {k: (v.item() if hasattr(v, "item") else v) for k, v in family.describe(instance).items()}
 
 
+def _instance_name(instance: Any, instance_id: str) -> str:
+    return str(getattr(instance, "name", instance_id))
+
+
 def _entry(family: Any, group: str, instance: Any, source: dict[str, Any], seed: int | None) -> InstanceEntry:
     data = instance.to_dict()
     data = json.loads(canonical_json(data))
+    instance_id = digest(data)
     return InstanceEntry(
         group=group,
         instance=instance,
-        instance_id=digest(data),
+        instance_id=instance_id,
         data=data,
         size=_describe(family, instance),
         source=source,
         seed=seed,
+        name=_instance_name(instance, instance_id),
     )
+
+
+def _recipe_entry(
+    family: Any, group: str, instance: Any, recipe: dict[str, Any], source: dict[str, Any], seed: int | None
+) -> InstanceEntry:
+    """A ``build = "worker"`` instance: its recipe is its data and names it (the instance itself is not kept)."""
+    data = json.loads(canonical_json(recipe))
+    instance_id = digest(data)
+    return InstanceEntry(
+        group=group,
+        instance=None,
+        instance_id=instance_id,
+        data=data,
+        size=_describe(family, instance),
+        source=source,
+        seed=seed,
+        name=_instance_name(instance, instance_id),
+        build="worker",
+    )
+
+
+#: the keys of a recipe, the data of a ``build = "worker"`` instance
+RECIPE_KEYS = frozenset({"generator", "params", "seed"})
+
+
+def is_recipe(data: Any) -> bool:
+    """Whether a stored or carried instance ``data`` is a recipe (``{"generator": "FAMILY NAME", "params": {...},
+    "seed": s}``, a ``build = "worker"`` instance) rather than the instance's JSON."""
+    return isinstance(data, dict) and set(data) == RECIPE_KEYS and isinstance(data.get("generator"), str)
+
+
+def instance_from_data(data: dict[str, Any]) -> Any:
+    """The instance of a store's or a cell's instance ``data``: its JSON read back, or its recipe rebuilt by
+    the generator it names (the generator's code of this checkout: the recipe names the instance, not its
+    numbers)."""
+    if not is_recipe(data):
+        from ..core import instance_from_dict
+
+        return instance_from_dict(data)
+    fam, _, name = data["generator"].partition(" ")
+    return get_generator(fam, name).make(**data["params"], seed=data["seed"])
 
 
 def _find_generator(kind: str, name: str, key: str, w: _Where) -> Generator:
@@ -615,13 +674,15 @@ def _expand_instances(block: Any, key: str, family: Any, path: Path, w: _Where) 
     has_gen, has_files = "generator" in block, "files" in block
     if has_gen == has_files:
         raise w.error(key, "give exactly one of 'generator' (with params/grid/seeds) or 'files'")
+    if "build" in block and block["build"] not in BUILDS:
+        raise w.error(f"{key}.build", f"expected one of {', '.join(map(repr, BUILDS))}, got {block['build']!r}")
     if has_files:
         return _file_instances(block, key, family, path, w)
     return _generated_instances(block, key, family, path, w)
 
 
 def _file_instances(block: dict[str, Any], key: str, family: Any, path: Path, w: _Where) -> list[InstanceEntry]:
-    for k in ("params", "grid", "seeds"):
+    for k in ("params", "grid", "seeds", "build"):
         if k in block:
             raise w.error(f"{key}.{k}", f"'{k}' only goes with 'generator', not with 'files' (got {block[k]!r})")
     files = block["files"]
@@ -688,22 +749,36 @@ def _generated_instances(block: dict[str, Any], key: str, family: Any, path: Pat
     if "files" in params and isinstance(params["files"], list):  # paths relative to the suite file
         params = dict(params, files=[str(f if Path(f).is_absolute() else path.parent / f) for f in params["files"]])
     seeds = _seeds(block.get("seeds", [0]), f"{key}.seeds", w)
+    in_worker = block.get("build", "parent") == "worker"
     names = list(grid)
     out: list[InstanceEntry] = []
     for combo in itertools.product(*(grid[n] for n in names)):
         values = dict(zip(names, combo, strict=True))
         for s in seeds:
             kwargs = {**defaults, **params, **values}
+            shown = ", ".join(f"{k} = {v!r}" for k, v in {**params, **values}.items())
+            if not in_worker and gen.check_written is not None:  # its JSON is what the store keeps and cells carry
+                try:
+                    gen.check_written(**kwargs, seed=s)
+                except InputError as exc:
+                    raise w.error(
+                        key,
+                        f"generator {gen_name!r} with {shown}, seed = {s}: {exc}; or give this table "
+                        'build = "worker" (each cell\'s worker builds the instance from its recipe, nothing is written)',
+                    ) from None
             try:
                 inst = gen.make(**kwargs, seed=s)
             except InputError as exc:
-                shown = ", ".join(f"{k} = {v!r}" for k, v in {**params, **values}.items())
                 raise w.error(key, f"generator {gen_name!r} with {shown}, seed = {s}: {exc}") from None
             except (TypeError, ValueError) as exc:
-                shown = ", ".join(f"{k} = {v!r}" for k, v in {**params, **values}.items())
                 raise w.error(key, f"generator {gen_name!r} refused {shown}, seed = {s}: {exc}") from None
             source = {"generator": gen_name, "params": {**params, **values}, "seed": s}
-            out.append(_entry(family, group, inst, source, s))
+            if in_worker:
+                recipe = {"generator": gen.qualified, "params": kwargs, "seed": s}
+                out.append(_recipe_entry(family, group, inst, recipe, source, s))
+                del inst  # the recipe is the entry's data: the built instance is let go
+            else:
+                out.append(_entry(family, group, inst, source, s))
     return out
 
 

@@ -39,9 +39,11 @@ from .pairwise import MAX_MODEL_TASKS, PairwiseInstance, random_pairwise_instanc
 #: the paper's alpha range closest to its measurements ("from 0.75 to 0.85")
 DEFAULT_ALPHA = (0.75, 0.85)
 
-#: combinations the command-line generator writes at most: the file's JSON is built in memory
-#: first (measured 0.47 GB for the 2^17 - 1 of 17 tasks, about 1 GB at 18); bigger systems are
-#: built in Python (:func:`random_combos_instance`, up to 2^22 - 1) without writing them
+#: combinations the generator writes at most (``generate combos random``'s ``-o`` or stdout, a suite's
+#: instance built in the runner): the JSON is built in memory first (measured 0.47 GB for the 2^17 - 1 of
+#: 17 tasks, about 1 GB at 18).  The limit is on writing (:func:`_check_written`), not on building:
+#: bigger systems are built in Python (:func:`random_combos_instance`, up to 2^22 - 1), and a suite's
+#: ``build = "worker"`` table builds them in each cell's worker from their recipe, never writing them
 MAX_WRITTEN_COMBINATIONS = 2**17
 
 
@@ -157,6 +159,15 @@ def _make(
     check_count(tasks, "--tasks", high=MAX_TASKS)
     if max_size is not None:
         check_count(max_size, "--max-size", high=MAX_TASKS)
+    return random_combos_instance(tasks, alpha_low, alpha_high, seed=seed, max_size=max_size)
+
+
+def _check_written(*, tasks: int, max_size: int | None = None, **_: object) -> None:
+    """Refuse a system of more than :data:`MAX_WRITTEN_COMBINATIONS` combinations before it is built to be
+    written (the generator's ``check_written``: the command line, a suite's instance built in the runner)."""
+    check_count(tasks, "--tasks", high=MAX_TASKS)
+    if max_size is not None:
+        check_count(max_size, "--max-size", high=MAX_TASKS)
     size = min(tasks, max_size or tasks)
     count = sum(math.comb(tasks, s) for s in range(1, size + 1))
     if count > MAX_WRITTEN_COMBINATIONS:
@@ -165,7 +176,6 @@ def _make(
             "0.47 GB at 2^17); use fewer tasks or a sparse set: a smaller --max-size (2 or 3)",
             where="--tasks",
         )
-    return random_combos_instance(tasks, alpha_low, alpha_high, seed=seed, max_size=max_size)
 
 
 register_generator(
@@ -176,6 +186,7 @@ register_generator(
         add_arguments=_add_arguments,
         make=_make,
         aliases=("combos",),
+        check_written=_check_written,
     )
 )
 

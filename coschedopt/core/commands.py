@@ -29,6 +29,13 @@ class Generator:
     The keyword arguments of ``make`` are the argparse ``dest`` names that
     ``add_arguments`` declares, plus ``seed``; the benchmark harness calls
     ``make`` with the same names from a suite file.
+
+    ``check_written(**options, seed=...)``, if given, is called before an instance
+    is written as JSON (``coschedopt generate``'s ``-o`` and stdout, a suite's
+    instance built in the runner, whose JSON the store keeps and each cell
+    carries) and raises :class:`InputError` for one too large to write: the
+    limit is on writing, not on building (a suite's ``build = "worker"``
+    instance is never written, only rebuilt from its recipe in the worker).
     """
 
     family: str
@@ -37,6 +44,7 @@ class Generator:
     add_arguments: Callable[[argparse.ArgumentParser], None]
     make: Callable[..., Any]
     aliases: tuple[str, ...] = ()
+    check_written: Callable[..., None] | None = None
 
     @property
     def qualified(self) -> str:

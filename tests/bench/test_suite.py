@@ -146,6 +146,12 @@ MALFORMED = [
     (TOY_HEAD + GOOD_INSTANCES, "methods", "None"),
     (TOY_HEAD + "[[instances]]\nfiles = ['nowhere.json']\n" + GOOD_METHODS, "instances[0].files[0]", "nowhere.json"),
     (TOY_HEAD + GOOD_INSTANCES + GOOD_METHODS + "[report]\nx = 3\n", "report.x", "3"),
+    (TOY_HEAD + GOOD_INSTANCES + "build = 'sideways'\n" + GOOD_METHODS, "instances[0].build", "'sideways'"),
+    (
+        TOY_HEAD + "[[instances]]\nfiles = ['nowhere.json']\nbuild = 'worker'\n" + GOOD_METHODS,
+        "instances[0].build",
+        "'worker'",
+    ),
 ]
 
 
