@@ -71,7 +71,7 @@ def test_a_figure_changed_by_hand_fails_naming_its_block(tmp_path):
 def test_a_missing_record_fails_naming_its_block(tmp_path):
     records = tmp_path / "results"
     shutil.copytree(BENCHMARKS / "results", records, ignore=shutil.ignore_patterns("*.png"))
-    (records / "combos_lp_scaling.json").unlink()
+    (records / "combos-lp-scaling.json").unlink()
     problems = readme.check(readme.DOCUMENTS, records)
     assert any(p.startswith("combos-lp:") and "missing" in p for p in problems)
 
@@ -79,7 +79,7 @@ def test_a_missing_record_fails_naming_its_block(tmp_path):
 def test_a_smoke_record_is_never_rendered(tmp_path):
     records = tmp_path / "results"
     shutil.copytree(BENCHMARKS / "results", records, ignore=shutil.ignore_patterns("*.png"))
-    path = records / "combos_lp_scaling.json"
+    path = records / "combos-lp-scaling.json"
     data = json.loads(path.read_text())
     path.write_text(json.dumps(data | {"smoke": True}))
     problems = readme.check(readme.DOCUMENTS, records)
