@@ -16,7 +16,8 @@ since f({i, j}) = y_i d_ij + y_j d_ji = y_i + y_j - c_ij.  ``pricing-speed`` sol
 toolkit's branch-and-bound (:func:`.pricing.price_exact`), by this MIP in HiGHS and by the same
 model in CP-SAT (costs scaled to integers by 10^6), each once, on the duals of column generation's
 last master (the proof round, where the most sets price near 1: ``duals = "last-master"``) or on
-y = 1 (FCS's pricing: ``duals = "ones"``), and reports each one's seconds and maximum.  K >= 3 needs
+y = 1 (FCS's pricing: ``duals = "ones"``), and reports each one's seconds, maximum and whether the
+solver proved it within its limit.  K >= 3 needs
 a variable per triple and is not offered.  Each solver gets the cell's time limit (60 s by default).
 """
 
@@ -49,8 +50,8 @@ def pair_costs(d: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return idx, np.triu(c, 1)
 
 
-def price_mip(d: np.ndarray, y: np.ndarray, time_limit: float) -> float:
-    """max f(S), |S| <= 2, by the linearised MIP in HiGHS."""
+def price_mip(d: np.ndarray, y: np.ndarray, time_limit: float) -> tuple[float, bool]:
+    """max f(S), |S| <= 2, by the linearised MIP in HiGHS, and whether HiGHS proved it (not stopped by the limit)."""
     import highspy
 
     idx, c = pair_costs(d, y)
@@ -71,11 +72,12 @@ def price_mip(d: np.ndarray, y: np.ndarray, time_limit: float) -> float:
             h.changeColCost(col, float(c[a, b]))
             h.addRow(-1.0, inf, 3, np.array([col, a, b], dtype=np.int32), np.array([1.0, -1.0, -1.0]))
     h.run()
-    return -float(h.getInfo().objective_function_value)
+    return -float(h.getInfo().objective_function_value), h.getModelStatus() == highspy.HighsModelStatus.kOptimal
 
 
-def price_cpsat(d: np.ndarray, y: np.ndarray, time_limit: float) -> float:
-    """max f(S), |S| <= 2, by the same model in CP-SAT (one worker, costs scaled by :data:`CPSAT_SCALE`)."""
+def price_cpsat(d: np.ndarray, y: np.ndarray, time_limit: float) -> tuple[float, bool]:
+    """max f(S), |S| <= 2, by the same model in CP-SAT (one worker, costs scaled by :data:`CPSAT_SCALE`), and
+    whether CP-SAT proved it."""
     from ortools.sat.python import cp_model
 
     idx, c = pair_costs(d, y)
@@ -92,8 +94,8 @@ def price_cpsat(d: np.ndarray, y: np.ndarray, time_limit: float) -> float:
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.num_workers = 1
-    solver.Solve(m)
-    return solver.ObjectiveValue() / CPSAT_SCALE
+    status = solver.Solve(m)
+    return solver.ObjectiveValue() / CPSAT_SCALE, status == cp_model.OPTIMAL
 
 
 @method(
@@ -115,7 +117,7 @@ def pricing_speed(instance, *, time_limit, seed, verbose, options: PricingSpeedO
     stats["bnb_s"] = time.perf_counter() - start
     for name, solve in (("mip", price_mip), ("cpsat", price_cpsat)):
         start = time.perf_counter()
-        stats[f"{name}_max"] = solve(instance.factors, y, limit)
+        stats[f"{name}_max"], stats[f"{name}_proven"] = solve(instance.factors, y, limit)
         stats[f"{name}_s"] = time.perf_counter() - start
     stats["mip_diff"] = abs(stats["mip_max"] - stats["bnb_max"])
     stats["cpsat_diff"] = abs(stats["cpsat_max"] - stats["bnb_max"])

@@ -27,6 +27,7 @@ def test_three_pricers_agree_with_brute_force(probes, duals):
     inst = random_pairwise_instance(9, 2, seed=4)
     res = cs.solve(inst, "pricing-speed", duals=duals, time_limit=20)
     assert res.status is cs.Status.FEASIBLE and res.schedule is None
+    assert res.stats["mip_proven"] and res.stats["cpsat_proven"]
     assert res.stats["bnb_max"] == pytest.approx(res.stats["mip_max"], abs=1e-7)
     assert res.stats["cpsat_diff"] <= 2 * inst.n / mod.CPSAT_SCALE
     if duals == "ones":
