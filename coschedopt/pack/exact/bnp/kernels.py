@@ -15,8 +15,8 @@ may be taken).
 The column enumeration below the reduced-cost gap (:func:`_enumerate_sets`, the
 depth-first search of :func:`.enumeration.enumerate_level` over the same stack in the
 same order) is compiled too: the probes and the enumerations of the tree and of the
-neighbourhood search's windows run it.  Timings against the numpy code:
-``benchmarks/pack_kernels.py`` and ``benchmarks/results/kernels.md``.
+neighbourhood search's windows run it.  Timings against the numpy code: the probe
+``kernel-speed`` (:mod:`coschedopt.pack.probes`, suite ``pack-kernels``).
 The first call of each kernel compiles it (seconds, cached on disk by numba).
 """
 
