@@ -598,38 +598,28 @@ def _instance_name(instance: Any, instance_id: str) -> str:
     return str(getattr(instance, "name", instance_id))
 
 
-def _entry(family: Any, group: str, instance: Any, source: dict[str, Any], seed: int | None) -> InstanceEntry:
-    data = instance.to_dict()
-    data = json.loads(canonical_json(data))
-    instance_id = digest(data)
-    return InstanceEntry(
-        group=group,
-        instance=instance,
-        instance_id=instance_id,
-        data=data,
-        size=_describe(family, instance),
-        source=source,
-        seed=seed,
-        name=_instance_name(instance, instance_id),
-    )
-
-
-def _recipe_entry(
-    family: Any, group: str, instance: Any, recipe: dict[str, Any], source: dict[str, Any], seed: int | None
+def _entry(
+    family: Any,
+    group: str,
+    instance: Any,
+    source: dict[str, Any],
+    seed: int | None,
+    recipe: dict[str, Any] | None = None,
 ) -> InstanceEntry:
-    """A ``build = "worker"`` instance: its recipe is its data and names it (the instance itself is not kept)."""
-    data = json.loads(canonical_json(recipe))
+    """The suite's entry of ``instance``, named by the hash of its JSON data; with ``recipe`` (``build =
+    "worker"``) the recipe is its data and names it, and the instance itself is not kept."""
+    data = json.loads(canonical_json(instance.to_dict() if recipe is None else recipe))
     instance_id = digest(data)
     return InstanceEntry(
         group=group,
-        instance=None,
+        instance=instance if recipe is None else None,
         instance_id=instance_id,
         data=data,
         size=_describe(family, instance),
         source=source,
         seed=seed,
         name=_instance_name(instance, instance_id),
-        build="worker",
+        build="parent" if recipe is None else "worker",
     )
 
 
@@ -775,7 +765,7 @@ def _generated_instances(block: dict[str, Any], key: str, family: Any, path: Pat
             source = {"generator": gen_name, "params": {**params, **values}, "seed": s}
             if in_worker:
                 recipe = {"generator": gen.qualified, "params": kwargs, "seed": s}
-                out.append(_recipe_entry(family, group, inst, recipe, source, s))
+                out.append(_entry(family, group, inst, source, s, recipe))
                 del inst  # the recipe is the entry's data: the built instance is let go
             else:
                 out.append(_entry(family, group, inst, source, s))
