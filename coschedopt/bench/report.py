@@ -24,6 +24,8 @@ written next to them as ``results.csv``.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
 import math
 import os
@@ -34,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import InputError, get_family, resolve
+from ..core import InputError, get_family, get_method, resolve
 from ..core.io import check_output_dir, output_error
 from ..viz.colors import MethodColors, current_colors, report_colors
 from ..viz.figure import png_bytes
@@ -149,6 +151,8 @@ class SuiteView:
     plan: list[dict[str, Any]] = field(default_factory=list)
     #: the family's metric definitions and objective-scaled metrics
     info: MetricInfo = field(default_factory=lambda: MetricInfo({}, frozenset()))
+    #: the probes' labels (:func:`probe_labels`): their figures are their stats, not objectives
+    probes: list[str] = field(default_factory=list)
 
     @property
     def report_cfg(self) -> dict[str, Any]:
@@ -165,7 +169,7 @@ class SuiteView:
 
     @property
     def labels(self) -> list[str]:
-        return self.heuristics + self.exacts
+        return self.heuristics + self.exacts + self.probes
 
 
 def suite_view(
@@ -178,7 +182,10 @@ def suite_view(
 ) -> SuiteView:
     rows = table.where(suite=suite)
     group_order, label_order = _config_order(config)
-    heuristics = _in_order((r["method_label"] for r in rows if not r["exact"]), label_order)
+    probes = probe_labels(config, rows)
+    heuristics = _in_order(
+        (r["method_label"] for r in rows if not r["exact"] and r["method_label"] not in probes), label_order
+    )
     exacts = _in_order((r["method_label"] for r in rows if r["exact"]), label_order)
     colors = current_colors()
     colors.extend(heuristics + exacts)  # first sight fixes a label's colour for the whole report
@@ -194,6 +201,7 @@ def suite_view(
         colors=colors,
         plan=list(plan or []),
         info=metric_info(config.get("suite", {}).get("family") or next((r["family"] for r in rows), None)),
+        probes=_in_order(probes, label_order),
     )
 
 
@@ -210,10 +218,15 @@ def intro_section(table: ResultTable, suite: str, v: SuiteView) -> Section:
         counts[r["status"]] += 1
     n_inst = len({(r["group"], r["instance_id"]) for r in v.rows})
     intro.blocks.append(
-        f"{len(v.rows)} cells: {n_inst} instances in {len(v.groups)} group(s) x {len(v.heuristics)} heuristic(s) "
-        f"and {len(v.exacts)} exact method(s) with their seeds; "
+        f"{len(v.rows)} cells: {n_inst} instances in {len(v.groups)} group(s) x {len(v.heuristics)} heuristic(s)"
+        + (
+            f", {len(v.exacts)} exact method(s) and {len(v.probes)} probe(s)"
+            if v.probes
+            else f" and {len(v.exacts)} exact method(s)"
+        )
+        + " with their seeds; "
         + ", ".join(f"{counts[s]} {s}" for s in sorted(counts))
-        + (f". Figures are drawn against `{v.x}`." if v.x else ".")
+        + (f". Figures are drawn against `{v.x}`." if v.x and (v.heuristics or v.exacts) else ".")
     )
     return intro
 
@@ -439,6 +452,44 @@ def gap_section(v: SuiteView) -> Section:
     return gsec
 
 
+def probe_labels(config: dict[str, Any], rows: list[dict[str, Any]]) -> set[str]:
+    """The labels of the suite's probes (methods that measure code, whose figures are their stats), after
+    importing the suite's plugins: a family's probes register only where a suite loads them."""
+    for module in config.get("suite", {}).get("plugins", []):
+        with contextlib.suppress(ImportError):  # a plug-in absent here: its methods read as ordinary ones
+            importlib.import_module(module)
+    out = set()
+    for r in rows:
+        try:
+            if get_method(r["family"], r["method"]).probe:
+                out.add(r["method_label"])
+        except InputError:
+            pass
+    return out
+
+
+def probe_section(v: SuiteView) -> Section | None:
+    """One row per probe cell with its scalar figures (its ``stats``), or ``None`` if the suite has no probe."""
+    rows = [r for r in v.rows if r["method_label"] in v.probes]
+    if not rows:
+        return None
+    stats = [json.loads(r["stats"]) if isinstance(r["stats"], str) else (r["stats"] or {}) for r in rows]
+    keys = _ordered(k for st in stats for k, x in st.items() if isinstance(x, int | float | str))
+    table = Table(
+        ["group", "instance", "method", *keys],
+        [
+            [r["group"], r["instance"], r["method_label"], *(_fmt(st.get(k)) for k in keys)]
+            for r, st in zip(rows, stats, strict=True)
+        ],
+        caption="Each probe cell's figures, from the stats column of the tidy table.",
+    )
+    text = (
+        "Probes measure code on the instance instead of solving it (compiled code against its reference, a peer "
+        "simulator beside ours): their figures are their stats, and objectives and gaps do not apply to them."
+    )
+    return Section("Probe figures", 3, [text, table])
+
+
 def status_section(v: SuiteView) -> Section:
     statuses = _ordered(r["status"] for r in v.rows)
     st = Table(["method", *statuses], [], caption="Cells per method and status.")
@@ -655,14 +706,17 @@ def suite_sections(
     """The generic sections of one suite's report, in order (each drawn from the tidy table;
     ``plan``, the suite's planned and finished cells per group and method, says what is missing)."""
     v = suite_view(table, suite, config, runs, slug, plan)
+    solved = v.heuristics + v.exacts  # objectives, gaps and their figures are about these, not the probes
     sections = [
         intro_section(table, suite, v),
-        headline_section(v),
-        frontier_section(v),
-        definitions_section(table, v),
-        figures_section(table, v),
+        probe_section(v),
+        *(
+            [headline_section(v), frontier_section(v), definitions_section(table, v), figures_section(table, v)]
+            if solved
+            else []
+        ),
         runtime_section(v),
-        gap_section(v),
+        gap_section(v) if solved else None,
         status_section(v),
         failed_section(v),
         time_limited_section(v),
@@ -680,6 +734,8 @@ def family_sections(table: ResultTable, suite: str, config: dict[str, Any], slug
     :class:`Section` objects (paragraphs, :class:`Table`, :class:`Figure`).
     """
     rows = table.where(suite=suite)
+    probes = probe_labels(config, rows)
+    rows = [r for r in rows if r["method_label"] not in probes]  # the family's sections read solutions
     kinds = {r["family"] for r in rows}
     out: list[Section] = []
     for kind in sorted(kinds):

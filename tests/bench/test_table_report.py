@@ -154,6 +154,41 @@ def test_report_lists_failed_cells_with_their_messages(write_suite, tmp_path):
     assert f"| 629 | 312.5 | {100 * own_gap:.2f}% | {100 * (629 - optimum) / optimum:.2f}% |" in limited
 
 
+PROBE_SUITE = """
+[suite]
+name = "probed"
+family = "toy"
+plugins = ["tests.bench.toy_family"]
+
+[[instances]]
+generator = "toy-gen"
+grid = { size = [3, 5] }
+
+[[methods]]
+name = "toy-exact"
+[[methods]]
+name = "toy-identity"
+[[methods]]
+name = "toy-probe"
+"""
+
+
+@pytest.mark.parametrize("solved", [True, False])
+def test_a_probes_figures_are_its_stats_and_objectives_are_about_the_other_methods(write_suite, tmp_path, solved):
+    text = PROBE_SUITE if solved else PROBE_SUITE.split("[[methods]]", 1)[0] + '[[methods]]\nname = "toy-probe"\n'
+    db = tmp_path / "p.sqlite"
+    run_suite(write_suite(text), db=db, workers=1, progress=False)
+    md = write_report(db, tmp_path / "out")["markdown"].read_text()
+    probes = md.split("### Probe figures", 1)[1].split("###", 1)[0]
+    assert "| half_size | size_counted |" in probes
+    assert "| 1.5 | 3 |" in probes and "| 2.5 | 5 |" in probes
+    assert "and 1 probe(s)" in md
+    assert ("### Headline" in md) is solved  # a suite of probes alone has no objective to summarise
+    if solved:
+        headline = md.split("### Headline", 1)[1].split("###", 1)[0]
+        assert "toy-probe" not in headline
+
+
 def test_a_report_on_a_partial_store_says_how_many_planned_cells_are_missing_per_group(write_suite, tmp_path):
     # a report once said "35 cells ... Failed cells: None" while 909 of 944 planned cells were missing
     from coschedopt.bench.store import ResultStore

@@ -128,3 +128,9 @@ def toy_upto(instance, *, time_limit, seed, verbose, options):
     if instance.n <= options.limit or (instance.n == options.limit + 1 and (seed or 0) < options.lucky):
         return Result(Status.OPTIMAL, optimal_order(instance), lower_bound=toy_optimum(instance))
     return Result(Status.TIME_LIMIT, _identity(instance), lower_bound=toy_optimum(instance) / 2)
+
+
+@method("toy", "toy-probe", probe=True)
+def toy_probe(instance, *, time_limit, seed, verbose, options):
+    """A probe: measures nothing but reports figures of the instance in its stats, without a schedule."""
+    return Result(Status.FEASIBLE, stats={"size_counted": instance.n, "half_size": instance.n / 2})
