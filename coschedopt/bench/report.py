@@ -15,7 +15,9 @@ For every suite in the store:
   with their messages, the cells stopped at their time limit with a result (finished
   cells, listed with their gaps), consistency checks (no objective below a certified
   bound), and each run's provenance;
-* at the top, how many planned cells of each group are still missing, when some are.
+* at the top, how many planned cells of each group are still missing, when some are;
+* the probes' figures (methods that measure code: their stats, one row per cell), which
+  the headline, figures and gaps leave out.
 
 The Markdown file links the figures as PNG files next to it; the HTML page embeds
 them (base64), so it can be mailed or archived as one file.  The table itself is
