@@ -203,11 +203,6 @@ def pack_table1(records: Records) -> str:
     return head + "\n" + table(headers, body) + "\n"
 
 
-def _bnp_rows(records: Records, part: str, record: str = "pack_bnp") -> list[dict]:
-    """The rows of one part of a ``benchmarks/pack_bnp.py`` record (the script that was; block pack-w3's record)."""
-    return [r for r in records[record]["results"] if r["part"] == part]
-
-
 def _suite_bnp_rows(rec: dict) -> list[dict]:
     """A suite's exported rows (``branch-and-price`` and the heuristics, once per instance) in the shape of the
     script's rows that :func:`_heuristic_gaps` reads: per (k, instance seed), ``bnp`` (status, time, cost,
@@ -292,12 +287,16 @@ def pack_w2(records: Records) -> str:
 
 
 def pack_w3(records: Records) -> str:
-    rows = _bnp_rows(records, "w3")
+    rec = records["pack-bnp-w3"]
+    rows = _suite_bnp_rows(rec)
+    for r in rows:
+        b = r["bnp"]
+        b["gap"] = (b["cost"] - b["bound"]) / b["cost"]
     seeds = sorted({r["seed"] for r in rows})
     lines = []
     for k in sorted({r["k"] for r in rows}):
         rk = sorted((r for r in rows if r["k"] == k), key=lambda r: r["seed"])
-        gaps = [r["bnp"]["gap"] or 0.0 for r in rk]
+        gaps = [r["bnp"]["gap"] for r in rk]
         proven = [r for r in rk if r["bnp"]["status"] == "OPTIMAL"]
         text = f"k = {k}: gap mean / max {pct(statistics.mean(gaps), 3)} / {pct(max(gaps), 3)}"
         if proven:
@@ -307,14 +306,15 @@ def pack_w3(records: Records) -> str:
     unproven = [r for r in rows if r["bnp"]["status"] != "OPTIMAL"]
     overstate = max(((r["bnp"]["cost"] - r["bnp"]["bound"]) / r["bnp"]["bound"] for r in unproven), default=0.0)
     random_means = [g[h][0] for g in gaps.values() for h in HEURISTICS if h.startswith("random")]
+    limit = {r["time_limit"] for r in exported_rows(rec) if r["method"] == "branch-and-price"}
     return (
         f"On **Workload-III** (260 tasks, 32 processors, seeds {seeds[0]}-{seeds[-1]}, "
-        f"{max(r['bnp']['time'] for r in rows):.0f} s at most) the certified gaps are: "
+        f"{'/'.join(f'{x:g}' for x in sorted(limit))} s each) the certified gaps are: "
         + "; ".join(lines)
-        + " (`benchmarks/results/bnp.md`, `--parts w3 --seeds 0 1 2 --time-limit 600`; what limits k = 16, "
-        "and the runs behind each design choice: `benchmarks/results/bnp-notes.md`). The heuristics' gaps below "
-        "are measured against the certified bound where the optimum is not proven, so each is an upper bound "
-        f"on the true gap (it overstates cost / optimum by at most {pct(overstate, 2)}):\n\n"
+        + f" (suite `pack-bnp-w3`: {_bench_command('pack-bnp-w3')}; {runs_text(rec, 'pack-bnp-w3')}; what limits "
+        "k = 16, and the runs behind each design choice: `benchmarks/results/bnp-notes.md`). The heuristics' gaps "
+        "below (method seed 0) are measured against the certified bound where the optimum is not proven, so each is "
+        f"an upper bound on the true gap (it overstates cost / optimum by at most {pct(overstate, 2)}):\n\n"
         + _gap_table(gaps)
         + f"\n\nThe random heuristics are {1 + min(random_means):.1f}x-{1 + max(random_means):.1f}x the optimum "
         "on average.\n"
@@ -1388,7 +1388,7 @@ BLOCKS: dict[str, Block] = {
     "frontier": Block(("frontier",), frontier),
     "pack-table1": Block(("pack-table1",), pack_table1),
     "pack-w2": Block(("pack-bnp-w2",), pack_w2),
-    "pack-w3": Block(("pack_bnp",), pack_w3),
+    "pack-w3": Block(("pack-bnp-w3",), pack_w3),
     "pack-ilp": Block(("pack-bnp-ilp", "pack-bnp-triplets"), pack_ilp),
     "pack-triplets": Block(("pack-bnp-triplets",), pack_triplets),
     "combos-lp": Block(("combos-lp-scaling",), combos_lp),
