@@ -205,8 +205,8 @@ def pack_table1(records: Records) -> str:
 
 def _suite_bnp_rows(rec: dict) -> list[dict]:
     """A suite's exported rows (``branch-and-price`` and the heuristics, once per instance) in the shape of the
-    script's rows that :func:`_heuristic_gaps` reads: per (k, instance seed), ``bnp`` (status, time, cost,
-    bound) and ``heuristics`` (method -> cost)."""
+    script's rows that :func:`_heuristic_gaps` reads: per (k, instance seed), ``bnp`` (status, time, time
+    limit, cost, bound, certified gap) and ``heuristics`` (method -> cost)."""
     out: dict[tuple[int, int], dict] = {}
     for r in exported_rows(rec):
         row = out.setdefault((r["k"], r["instance_seed"]), {"k": r["k"], "seed": r["instance_seed"], "heuristics": {}})
@@ -214,8 +214,10 @@ def _suite_bnp_rows(rec: dict) -> list[dict]:
             row["bnp"] = {
                 "status": r["status"],
                 "time": r["runtime_s"],
+                "limit": r["time_limit"],
                 "cost": r["objective"],
                 "bound": r["lower_bound"],
+                "gap": (r["objective"] - r["lower_bound"]) / r["objective"],
             }
         elif r["method"] in HEURISTICS and r["objective"] is not None:
             row["heuristics"][r["method"]] = r["objective"]
@@ -244,9 +246,9 @@ def _gap_table(gaps: dict[int, dict[str, tuple[float, float]]]) -> str:
     return table(["k", *HEURISTICS], rows)
 
 
-def _bench_command(suite: str) -> str:
-    """How a pack-bnp suite's record was made, as the README quotes it (the record keeps the exact commands)."""
-    return f"`coschedopt bench run {suite} -j 1 --db bnp.sqlite`, then `coschedopt bench export` as the record says"
+def _limits_text(rows: list[dict]) -> str:
+    """The time limits of the rows' ``branch-and-price`` runs: '120 s each'."""
+    return "/".join(f"{x:g}" for x in sorted({r["bnp"]["limit"] for r in rows})) + " s each"
 
 
 def pack_w2(records: Records) -> str:
@@ -256,7 +258,6 @@ def pack_w2(records: Records) -> str:
     proven = sum(r["bnp"]["status"] == "OPTIMAL" for r in rows)
     by_k = {k: [r["bnp"]["time"] for r in rows if r["k"] == k] for k in sorted({r["k"] for r in rows})}
     medians = [statistics.median(t) for t in by_k.values()]
-    limit = {r["time_limit"] for r in exported_rows(rec) if r["method"] == "branch-and-price"}
     gaps = _heuristic_gaps(rows)
     best = {k: min(g, key=lambda h, g=g: g[h][0]) for k, g in gaps.items()}
     pbp9 = [g["pack-by-pack-9"][0] for g in gaps.values()]
@@ -273,11 +274,11 @@ def pack_w2(records: Records) -> str:
     )
     return (
         f"`branch-and-price` proves the optimum of the paper's Workload-II at {proven} of {len(rows)} runs "
-        f"(every k, seeds {', '.join(map(str, seeds))}, {'/'.join(f'{x:g}' for x in sorted(limit))} s each), "
+        f"(every k, seeds {', '.join(map(str, seeds))}, {_limits_text(rows)}), "
         f"median {span(medians, '{:.1f}')} s per k (max {max(t for ts in by_k.values() for t in ts):.0f} s).\n\n"
         f"**The paper's heuristics against {against} of Workload-II** (65 tasks,\n"
         f"16 processors, seeds {seeds[0]}-{seeds[-1]}, the heuristics with method seed 0; mean / max of "
-        f"(cost - opt) / opt; suite `pack-bnp-w2`: {_bench_command('pack-bnp-w2')}; {runs_text(rec, 'pack-bnp-w2')}):"
+        f"(cost - opt) / opt; {_suite_head(rec, 'pack-bnp-w2', 'bnp.sqlite')}):"
         "\n\n"
         + _gap_table(gaps)
         + f"\n\n{best_text} ({span(pbp9, '{:.1%}').replace('%', '')} % above the optimum on average"
@@ -289,9 +290,6 @@ def pack_w2(records: Records) -> str:
 def pack_w3(records: Records) -> str:
     rec = records["pack-bnp-w3"]
     rows = _suite_bnp_rows(rec)
-    for r in rows:
-        b = r["bnp"]
-        b["gap"] = (b["cost"] - b["bound"]) / b["cost"]
     seeds = sorted({r["seed"] for r in rows})
     lines = []
     for k in sorted({r["k"] for r in rows}):
@@ -306,12 +304,11 @@ def pack_w3(records: Records) -> str:
     unproven = [r for r in rows if r["bnp"]["status"] != "OPTIMAL"]
     overstate = max(((r["bnp"]["cost"] - r["bnp"]["bound"]) / r["bnp"]["bound"] for r in unproven), default=0.0)
     random_means = [g[h][0] for g in gaps.values() for h in HEURISTICS if h.startswith("random")]
-    limit = {r["time_limit"] for r in exported_rows(rec) if r["method"] == "branch-and-price"}
     return (
         f"On **Workload-III** (260 tasks, 32 processors, seeds {seeds[0]}-{seeds[-1]}, "
-        f"{'/'.join(f'{x:g}' for x in sorted(limit))} s each) the certified gaps are: "
+        f"{_limits_text(rows)}) the certified gaps are: "
         + "; ".join(lines)
-        + f" (suite `pack-bnp-w3`: {_bench_command('pack-bnp-w3')}; {runs_text(rec, 'pack-bnp-w3')}; what limits "
+        + f" ({_suite_head(rec, 'pack-bnp-w3', 'bnp.sqlite')}; what limits "
         "k = 16, and the runs behind each design choice: `benchmarks/results/bnp-notes.md`). The heuristics' gaps "
         "below (method seed 0) are measured against the certified bound where the optimum is not proven, so each is "
         f"an upper bound on the true gap (it overstates cost / optimum by at most {pct(overstate, 2)}):\n\n"
@@ -359,8 +356,7 @@ def pack_triplets(records: Records) -> str:
     return (
         f"**Theorem 2's 3-PARTITION reductions at the literature's sizes** (random yes-instances, k = 3, "
         f"B = p = {rows[0]['B']}, triplets filling a pack exactly, as Falkenauer's T class; proven: cost m "
-        f"certified optimal; suite `pack-bnp-triplets`: {_bench_command('pack-bnp-triplets')}; "
-        f"{runs_text(rec, 'pack-bnp-triplets')}). The perfect 3-partition lies on the "
+        f"certified optimal; {_suite_head(rec, 'pack-bnp-triplets', 'bnp.sqlite')}). The perfect 3-partition lies on the "
         "root LP's optimal face, where an exact-cover search with randomised restarts finds it:\n\n"
         + table(["triplets m", "tasks", "seeds", "proven", "median s", "max s"], body)
         + warm
@@ -417,9 +413,8 @@ def pack_ilp(records: Records) -> str:
         f" % left). Theorem 2's 3-PARTITION reductions (k = 3, B = p = {tp[0]['B']}) with "
         f"{', '.join(str(3 * m) for m in ms)} tasks are "
         + ("proven at cost m" if all(map(_triplet_proven, tp)) else "solved")
-        + f" in at most {tp_text} s ({len({r['instance_seed'] for r in tp})} seeds each). Suites `pack-bnp-ilp` and "
-        f"`pack-bnp-triplets`: {_bench_command('pack-bnp-ilp')} (the same for `pack-bnp-triplets`); "
-        f"{runs_text(rec, 'pack-bnp-ilp')}; {runs_text(tp_rec, 'pack-bnp-triplets')}.\n"
+        + f" in at most {tp_text} s ({len({r['instance_seed'] for r in tp})} seeds each; "
+        f"{_suite_head(rec, 'pack-bnp-ilp', 'bnp.sqlite')}; {_suite_head(tp_rec, 'pack-bnp-triplets', 'bnp.sqlite')}).\n"
     )
 
 
